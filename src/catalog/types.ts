@@ -1,0 +1,114 @@
+// The in-memory catalog: providers (vendors are rows), canonical models and their routes.
+// Built once at start-up from the built-in data and the operator's config file; read-only after.
+// Prices are USD per one million tokens, as providers publish them.
+
+export type DataPolicy = "none" | "no_training" | "zdr";
+export type AdapterName = "openai" | "anthropic" | "gemini";
+export type Endpoint = "chat_completions" | "responses";
+
+export const CAPABILITY_KEYS = [
+  "supports_tools",
+  "supports_vision",
+  "supports_json_mode",
+  "supports_reasoning",
+  "supports_streaming",
+  "supports_web_search",
+  "supports_computer_use",
+  "supports_prompt_caching",
+  "supports_code_interpreter",
+  "supports_structured_output",
+] as const;
+export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];
+export type Capabilities = Record<CapabilityKey, boolean>;
+
+export interface TierEntry {
+  name: string;
+  rpm: number | null;
+  tpm: number | null;
+  dataPolicy: DataPolicy;
+  isDefault: boolean;
+}
+
+export interface ProviderEntry {
+  id: string;
+  displayName: string;
+  description: string;
+  icon: string;
+  adapter: AdapterName;
+  /** openai: includes the version (…/v1); anthropic and gemini: the API root (CONTRACT §6). */
+  baseUrl: string;
+  dataPolicy: DataPolicy;
+  byok: boolean;
+  tiers: TierEntry[];
+  defaultTier: string | null;
+  docsUrl: string;
+  /** Name of the env var holding the platform credential, e.g. OPENAI_API_KEY. */
+  apiKeyEnv: string;
+  /** The platform credential, resolved at start-up (config api_key, api_key_env or <ID>_API_KEY). */
+  platformKey: string | null;
+  timeoutMs: number;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** Accepts the Responses API natively (passed through instead of translated). */
+  supportsResponses: boolean;
+  /** True for local servers (Ollama, vLLM, LM Studio) that need no credential. */
+  local: boolean;
+}
+
+export interface PriceTier {
+  name: string;
+  inputPrice: number;
+  outputPrice: number;
+  cacheReadPrice: number | null;
+  cacheWritePrice: number | null;
+  latencyHint: string;
+}
+
+export interface RouteEntry {
+  provider: string;
+  providerModelId: string;
+  inputPrice: number;
+  outputPrice: number;
+  cacheReadPrice: number | null;
+  cacheWritePrice: number | null;
+  contextWindow: number;
+  maxOutputTokens: number;
+  latencyHint: string;
+  /** Prior for time to first token before any measurement, ms. */
+  ttftHintMs: number;
+  /** Prior for output tokens per second before any measurement. */
+  tpsHint: number;
+  dataPolicy: DataPolicy;
+  endpoints: Endpoint[];
+  capabilities: Capabilities;
+  inputModalities: string[];
+  outputModalities: string[];
+  tools: string[];
+  tiers: PriceTier[];
+  updatedAt: string;
+}
+
+export interface ModelEntry {
+  id: string;
+  displayName: string;
+  family: string;
+  author: string;
+  aliases: string[];
+  capabilities: Capabilities;
+  inputModalities: string[];
+  outputModalities: string[];
+  /** Unix seconds; the model's release date where known. */
+  created: number;
+  routes: RouteEntry[];
+}
+
+export interface Catalog {
+  providers: ReadonlyMap<string, ProviderEntry>;
+  models: ReadonlyMap<string, ModelEntry>;
+  /** Canonical ID, alias, provider model ID or short name → model; undefined when unknown. */
+  resolve(idOrAlias: string): ModelEntry | undefined;
+  /** Hash of the catalog content: stable across restarts with the same data. */
+  version: string;
+  /** When the catalog data was generated (ms since epoch). */
+  generatedAt: number;
+}

@@ -1,0 +1,144 @@
+// loadConfig(): the only reader of the environment. Env vars and --flags are validated with TypeBox,
+// the config file is parsed and validated, and one immutable Config comes out.
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "@sinclair/typebox";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { EnvSchema, FileConfigSchema, type Env, type FileConfig } from "./schema";
+
+export class ConfigError extends Error {}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl?: string;
+  redisPrefix: string;
+  configPath?: string;
+  adminKey?: string;
+  masterKey?: string;
+  logLevel: Env["SWITCHYARD_LOG_LEVEL"];
+  trustedProxies: string[];
+  /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
+  dataDir: string;
+  file: FileConfig;
+  /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
+  credentialEnv: Record<string, string>;
+}
+
+const DEFAULTS: Record<string, string> = {
+  PORT: "8080",
+  HOST: "0.0.0.0",
+  DATABASE_URL: "sqlite:./data/switchyard.db",
+  REDIS_PREFIX: "switchyard:",
+  SWITCHYARD_LOG_LEVEL: "info",
+};
+
+const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
+
+/** `--database-url` → `DATABASE_URL`, `--admin-key` → `SWITCHYARD_ADMIN_KEY` (both spellings accepted). */
+function flagToEnv(flag: string): string | undefined {
+  const upper = flag.replace(/-/g, "_").toUpperCase();
+  if ((ENV_KEYS as string[]).includes(upper)) return upper;
+  if ((ENV_KEYS as string[]).includes(`SWITCHYARD_${upper}`)) return `SWITCHYARD_${upper}`;
+  return undefined;
+}
+
+export interface ParsedArgs {
+  positionals: string[];
+  /** Flags that are not configuration (command options such as --name, --json, --no-migrate). */
+  options: Record<string, string | true>;
+  /** Flags that set configuration variables. */
+  envFlags: Record<string, string>;
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const out: ParsedArgs = { positionals: [], options: {}, envFlags: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) {
+      out.positionals.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    let value: string | true = true;
+    if (eq > 0) value = a.slice(eq + 1);
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) value = argv[++i]!;
+    const envName = flagToEnv(name);
+    if (envName && value !== true) out.envFlags[envName] = value;
+    else out.options[name] = value;
+  }
+  return out;
+}
+
+function firstError(schema: TSchema, value: unknown): { path: string; message: string } | undefined {
+  const err = Value.Errors(schema, value).First();
+  return err ? { path: err.path, message: err.message } : undefined;
+}
+
+export function loadConfig(env: Record<string, string | undefined>, envFlags: Record<string, string> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const k of ENV_KEYS) {
+    const v = envFlags[k] ?? env[k] ?? DEFAULTS[k];
+    if (v !== undefined && v !== "") raw[k] = v;
+  }
+  if (typeof raw.PORT === "string") {
+    if (!/^\d+$/.test(raw.PORT)) throw new ConfigError(`PORT must be an integer port 0-65535, got "${raw.PORT}"`);
+    raw.PORT = Number(raw.PORT);
+  }
+  for (const k of ENV_KEYS) {
+    const schema = EnvSchema.properties[k] as TSchema;
+    if (raw[k] === undefined) continue;
+    const e = firstError(schema, raw[k]);
+    if (e) {
+      const shown = k === "SWITCHYARD_ADMIN_KEY" || k === "SWITCHYARD_MASTER_KEY" ? "(hidden)" : JSON.stringify(raw[k]);
+      throw new ConfigError(`${k} must be ${schema.description ?? e.message}, got ${shown}`);
+    }
+  }
+  const e = raw as unknown as Env;
+  const file = e.SWITCHYARD_CONFIG ? readConfigFile(e.SWITCHYARD_CONFIG) : {};
+  const credentialEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k.endsWith("_API_KEY") && v) credentialEnv[k] = v;
+  const dbUrl = e.DATABASE_URL;
+  const dataDir =
+    dbUrl.startsWith("sqlite:") && dbUrl !== "sqlite::memory:" ? dirname(resolve(dbUrl.slice(7))) : resolve("./data");
+  const trusted = [
+    ...(e.SWITCHYARD_TRUSTED_PROXIES?.split(",").map((s) => s.trim()).filter(Boolean) ?? []),
+    ...(file.trusted_proxies ?? []),
+  ];
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: dbUrl,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    configPath: e.SWITCHYARD_CONFIG,
+    adminKey: e.SWITCHYARD_ADMIN_KEY,
+    masterKey: e.SWITCHYARD_MASTER_KEY,
+    logLevel: e.SWITCHYARD_LOG_LEVEL,
+    trustedProxies: trusted,
+    dataDir,
+    file,
+    credentialEnv,
+  });
+}
+
+/** Reads and validates the JSON config file; errors name the file, the field path and the reason. */
+export function readConfigFile(path: string): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`SWITCHYARD_CONFIG: cannot read ${path}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${path}: not valid JSON: ${(err as Error).message}`);
+  }
+  const e = firstError(FileConfigSchema, json);
+  if (e) throw new ConfigError(`${path}: ${e.path || "/"}: ${e.message}`);
+  return json as FileConfig;
+}

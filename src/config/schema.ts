@@ -1,0 +1,121 @@
+// The operator's configuration, defined once as TypeBox schemas: env vars / flags and the JSON config file.
+import { Type, type Static } from "@sinclair/typebox";
+
+export const LogLevel = Type.Union([Type.Literal("debug"), Type.Literal("info"), Type.Literal("warn"), Type.Literal("error")]);
+
+/** Environment variables (each also a --flag). Strings as they come from the environment. */
+export const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, description: "an integer port 0-65535" }),
+  HOST: Type.String({ minLength: 1, description: "a host name or address" }),
+  DATABASE_URL: Type.String({
+    pattern: "^(sqlite:.+|postgres(ql)?://.+)$",
+    description: "sqlite:PATH, sqlite::memory: or postgres://…",
+  }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: "^rediss?://.+", description: "a redis:// or rediss:// URL" })),
+  REDIS_PREFIX: Type.String({ minLength: 1, description: "a non-empty key prefix" }),
+  SWITCHYARD_CONFIG: Type.Optional(Type.String({ minLength: 1, description: "a path to a JSON config file" })),
+  SWITCHYARD_ADMIN_KEY: Type.Optional(
+    Type.String({ pattern: "^ak_[A-Za-z0-9]{32,}$", description: "an ak_ key with at least 32 base62 characters after ak_" }),
+  ),
+  SWITCHYARD_MASTER_KEY: Type.Optional(Type.String({ minLength: 1, description: "32 bytes, base64 or hex" })),
+  SWITCHYARD_LOG_LEVEL: LogLevel,
+  SWITCHYARD_TRUSTED_PROXIES: Type.Optional(Type.String({ description: "comma-separated proxy addresses" })),
+});
+export type Env = Static<typeof EnvSchema>;
+
+const Tier = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  rpm: Type.Optional(Type.Integer({ minimum: 0 })),
+  tpm: Type.Optional(Type.Integer({ minimum: 0 })),
+  data_policy: Type.Optional(Type.Union([Type.Literal("none"), Type.Literal("no_training"), Type.Literal("zdr")])),
+  is_default: Type.Optional(Type.Boolean()),
+});
+
+export const DataPolicy = Type.Union([Type.Literal("none"), Type.Literal("no_training"), Type.Literal("zdr")]);
+
+export const ProviderConfig = Type.Object(
+  {
+    adapter: Type.Union([Type.Literal("openai"), Type.Literal("anthropic"), Type.Literal("gemini")]),
+    base_url: Type.Optional(Type.String({ pattern: "^https?://" })),
+    api_key: Type.Optional(Type.String({ minLength: 1 })),
+    api_key_env: Type.Optional(Type.String({ pattern: "^[A-Z_][A-Z0-9_]*$" })),
+    display_name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    data_policy: Type.Optional(DataPolicy),
+    byok: Type.Optional(Type.Boolean()),
+    tiers: Type.Optional(Type.Array(Tier)),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    first_byte_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    docs_url: Type.Optional(Type.String()),
+    supports_responses: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const Capabilities = Type.Record(Type.String(), Type.Boolean());
+
+export const RouteConfig = Type.Object(
+  {
+    provider: Type.String({ minLength: 1 }),
+    provider_model_id: Type.String({ minLength: 1 }),
+    input_price: Type.Number({ minimum: 0 }),
+    output_price: Type.Number({ minimum: 0 }),
+    cache_read_price: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    cache_write_price: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    context_window: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_output_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    latency_hint: Type.Optional(Type.String()),
+    ttft_hint_ms: Type.Optional(Type.Number({ minimum: 0 })),
+    tps_hint: Type.Optional(Type.Number({ minimum: 0 })),
+    data_policy: Type.Optional(DataPolicy),
+    endpoints: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+export const ModelConfig = Type.Object(
+  {
+    display_name: Type.Optional(Type.String()),
+    family: Type.Optional(Type.String()),
+    author: Type.Optional(Type.String()),
+    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    capabilities: Type.Optional(Capabilities),
+    input_modalities: Type.Optional(Type.Array(Type.String())),
+    output_modalities: Type.Optional(Type.Array(Type.String())),
+    routes: Type.Array(RouteConfig, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const Bucket = Type.Object(
+  { per_minute: Type.Integer({ minimum: 1 }), burst: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { additionalProperties: false },
+);
+
+export const FileConfigSchema = Type.Object(
+  {
+    catalog: Type.Optional(Type.Union([Type.Literal("merge"), Type.Literal("replace")])),
+    providers: Type.Optional(Type.Record(Type.String({ pattern: "^[a-z0-9][a-z0-9_.-]*$" }), ProviderConfig)),
+    models: Type.Optional(Type.Record(Type.String({ minLength: 1 }), ModelConfig)),
+    limits: Type.Optional(
+      Type.Object(
+        {
+          inference: Type.Optional(Bucket),
+          discovery: Type.Optional(Bucket),
+          management_reads: Type.Optional(Bucket),
+          management_writes: Type.Optional(Bucket),
+          key_creation: Type.Optional(Bucket),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    credits: Type.Optional(Type.Object({ enforce: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    trusted_proxies: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+export type FileConfig = Static<typeof FileConfigSchema>;
+export type ProviderConfigT = Static<typeof ProviderConfig>;
+export type ModelConfigT = Static<typeof ModelConfig>;
+export type RouteConfigT = Static<typeof RouteConfig>;

@@ -1,0 +1,157 @@
+// One facade over both dialects. The ORM handle is typed as the SQLite Drizzle database; the Postgres
+// one is built from tables with identical names and JS types, so the query-builder calls the repository
+// layer makes (select/insert/update/delete, onConflict…, returning) behave the same on both.
+// Nothing outside platform/db and the repositories sees which dialect is in use.
+import { Database as BunSqlite } from "bun:sqlite";
+import { drizzle as drizzleSqlite, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import * as sqliteSchema from "./schema-sqlite";
+import * as pgSchema from "./schema-pg";
+import { sqliteMigrations, postgresMigrations, type EmbeddedMigration } from "./migrations.generated";
+
+export type Tables = typeof sqliteSchema;
+export type Orm = BunSQLiteDatabase<Tables>;
+
+export interface Database {
+  readonly dialect: "sqlite" | "postgres";
+  readonly orm: Orm;
+  readonly t: Tables;
+  /** Runs fn in one transaction. On SQLite, transactions are serialised in-process (one connection). */
+  tx<T>(fn: (orm: Orm) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  migrate(): Promise<void>;
+  pendingMigrations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export class DatabaseUnavailable extends Error {}
+
+/** A tiny FIFO mutex: SQLite has one connection, so transactions must not interleave across awaits. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+const MIGRATIONS_TABLE = "switchyard_migrations";
+
+export function openDatabase(url: string): Database {
+  return url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : openPostgres(url);
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const raw = new BunSqlite(path, { create: true, strict: true });
+  raw.run("PRAGMA busy_timeout = 5000");
+  raw.run("PRAGMA journal_mode = WAL");
+  raw.run("PRAGMA synchronous = NORMAL");
+  const orm = drizzleSqlite(raw, { schema: sqliteSchema });
+  const lock = new Mutex();
+  const applied = (): Set<string> => {
+    raw.run(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+    return new Set(raw.query(`SELECT tag FROM ${MIGRATIONS_TABLE}`).all().map((r) => (r as { tag: string }).tag));
+  };
+  return {
+    dialect: "sqlite",
+    orm,
+    t: sqliteSchema,
+    tx: (fn) =>
+      lock.run(async () => {
+        raw.run("BEGIN IMMEDIATE");
+        try {
+          const out = await fn(orm);
+          raw.run("COMMIT");
+          return out;
+        } catch (err) {
+          raw.run("ROLLBACK");
+          throw err;
+        }
+      }),
+    ping: async () => {
+      raw.query("SELECT 1").get();
+    },
+    migrate: () =>
+      lock.run(async () => {
+        raw.run("BEGIN IMMEDIATE");
+        try {
+          const done = applied();
+          for (const m of sqliteMigrations) {
+            if (done.has(m.tag)) continue;
+            for (const s of m.statements) raw.run(s);
+            raw.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
+          }
+          raw.run("COMMIT");
+        } catch (err) {
+          raw.run("ROLLBACK");
+          throw err;
+        }
+      }),
+    pendingMigrations: async () => pending(sqliteMigrations, applied()),
+    close: async () => raw.close(),
+  };
+}
+
+function pending(all: EmbeddedMigration[], done: Set<string>): string[] {
+  return all.filter((m) => !done.has(m.tag)).map((m) => m.tag);
+}
+
+/** `postgres://…?schema=NAME` puts every table in that schema (created if missing): isolated test runs. */
+function openPostgres(url: string): Database {
+  const u = new URL(url);
+  const schema = u.searchParams.get("schema");
+  u.searchParams.delete("schema");
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`DATABASE_URL schema must match [a-z_][a-z0-9_]*`);
+  const client = postgres(u.toString(), {
+    max: 10,
+    onnotice: () => {},
+    connect_timeout: 5,
+    connection: schema ? { search_path: schema } : {},
+  });
+  const orm = drizzlePg(client, { schema: pgSchema }) as unknown as Orm;
+  const ensureSchema = async () => {
+    if (schema) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  };
+  const applied = async (sql: postgres.Sql | postgres.TransactionSql) => {
+    await sql.unsafe(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`);
+    const rows = await sql.unsafe(`SELECT tag FROM ${MIGRATIONS_TABLE}`);
+    return new Set(rows.map((r) => r.tag as string));
+  };
+  return {
+    dialect: "postgres",
+    orm,
+    t: pgSchema as unknown as Tables,
+    tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
+    ping: async () => {
+      await client`SELECT 1`;
+    },
+    migrate: async () => {
+      await ensureSchema();
+      await client.begin(async (sql) => {
+        // Several instances may start together: one migrates, the others wait for it.
+        await sql`SELECT pg_advisory_xact_lock(7715001)`;
+        const done = await applied(sql);
+        for (const m of postgresMigrations) {
+          if (done.has(m.tag)) continue;
+          for (const s of m.statements) await sql.unsafe(s);
+          await sql.unsafe(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES ($1, $2)`, [m.tag, Date.now()]);
+        }
+      });
+    },
+    pendingMigrations: async () => {
+      await ensureSchema();
+      return pending(postgresMigrations, await applied(client));
+    },
+    close: async () => {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

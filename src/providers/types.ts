@@ -1,0 +1,167 @@
+// The one internal request/response model shared by every interface and adapter: OpenAI's chat
+// completions shape (the lingua franca of the field). /v1/responses and /v1/messages translate into it
+// at the edge; adapters translate it to each provider's wire protocol.
+import type { AdapterName } from "../catalog/types";
+
+export type Role = "system" | "developer" | "user" | "assistant" | "tool";
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+export interface ImagePart {
+  type: "image_url";
+  image_url: { url: string; detail?: string };
+}
+export type ContentPart = TextPart | ImagePart | { type: string; [k: string]: unknown };
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: Role;
+  content: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  [k: string]: unknown;
+}
+
+export interface ToolDef {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+/** An OpenAI chat request without the gateway's own fields (`gateway`, `extensions` are removed). */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  tools?: ToolDef[];
+  tool_choice?: unknown;
+  parallel_tool_calls?: boolean;
+  response_format?: { type: "text" | "json_object" | "json_schema"; json_schema?: unknown };
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string | string[];
+  seed?: number;
+  n?: number;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  logit_bias?: Record<string, number>;
+  user?: string;
+  stream_options?: { include_usage?: boolean };
+  reasoning_effort?: string;
+  /** Unknown top-level fields are carried through to OpenAI-compatible providers. */
+  [k: string]: unknown;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens read from the provider's cache (part of inputTokens). */
+  cachedTokens: number;
+  /** Prompt tokens written to the provider's cache (part of inputTokens). */
+  cacheWriteTokens: number;
+  /** Output tokens spent on reasoning (part of outputTokens). */
+  reasoningTokens: number;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "function_call";
+
+export interface ChatChoice {
+  index: number;
+  message: { role: "assistant"; content: string | null; refusal: string | null; tool_calls?: ToolCall[] };
+  logprobs: unknown | null;
+  finish_reason: FinishReason;
+}
+
+/** A complete (non-streaming) answer, already in OpenAI shape, with usage normalised. */
+export interface ChatResult {
+  id: string;
+  created: number;
+  model: string;
+  choices: ChatChoice[];
+  usage: Usage;
+  systemFingerprint: string | null;
+}
+
+export interface ChunkDelta {
+  role?: "assistant";
+  content?: string | null;
+  refusal?: string | null;
+  tool_calls?: { index: number; id?: string; type?: "function"; function?: { name?: string; arguments?: string } }[];
+}
+
+/**
+ * What an adapter's stream translator emits: OpenAI-shaped deltas, then usage and the end.
+ * The pipeline writes `delta` events to the client as they arrive and emits usage exactly once.
+ */
+export type StreamEvent =
+  | { type: "delta"; id: string; created: number; model: string; choiceIndex: number; delta: ChunkDelta; finishReason: FinishReason | null; logprobs?: unknown }
+  | { type: "usage"; usage: Usage }
+  | { type: "error"; error: UpstreamError };
+
+export interface Warning {
+  type: "unsupported_parameter";
+  code: string;
+  message: string;
+}
+
+/** Where and how one attempt is sent. Built by the pipeline from the catalog; never from client input. */
+export interface UpstreamTarget {
+  providerId: string;
+  adapter: AdapterName;
+  baseUrl: string;
+  apiKey: string | null;
+  providerModelId: string;
+  /** Provider-specific fields from the request's `extensions[providerId]`, merged into the body. */
+  extensions?: Record<string, unknown>;
+  /** Default max output for adapters that require one (Anthropic). */
+  maxOutputTokens: number;
+}
+
+export type UpstreamErrorCode = "provider_error" | "provider_timeout" | "invalid_request" | "rate_limited" | "auth_failed";
+
+export interface UpstreamError {
+  code: UpstreamErrorCode;
+  /** HTTP status from upstream, 0 for a connection failure or timeout. */
+  status: number;
+  /** May another provider be tried? (connection error, timeout, 408, 409, 429, 5xx) */
+  retryable: boolean;
+  /** Human message, with no credential in it. */
+  message: string;
+  /** From the provider's Retry-After, when present. */
+  retryAfterMs?: number;
+}
+
+export type CredentialCheck =
+  | { ok: true; detectedTier?: string }
+  | { ok: false; kind: "invalid" | "unavailable"; message: string };
+
+export interface BuiltRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  warnings: Warning[];
+}
+
+export interface ProviderAdapter {
+  readonly name: AdapterName;
+  buildRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest;
+  /** Parses a 2xx JSON body into the internal result. */
+  parseResponse(json: unknown, target: UpstreamTarget): ChatResult;
+  /** Bytes of the upstream SSE body → internal stream events. */
+  streamTransform(target: UpstreamTarget): TransformStream<Uint8Array, StreamEvent>;
+  /** Maps an upstream non-2xx answer to an UpstreamError (message never carries a credential). */
+  classifyError(status: number, bodyText: string, headers: Headers): UpstreamError;
+  /** Checks a credential against the provider (BYOK): cheap authenticated call, bounded by timeoutMs. */
+  validateCredential(baseUrl: string, apiKey: string, timeoutMs: number, fetchImpl?: typeof fetch): Promise<CredentialCheck>;
+}
