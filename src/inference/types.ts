@@ -1,0 +1,39 @@
+// What the request pipeline hands to each interface's renderer (chat, responses, messages), streaming
+// or not. Renderers are pure: they turn these into their wire format.
+import type { ChatResult, StreamEvent, Usage, Warning } from "../providers/types";
+import type { ErrorBody } from "../http/errors";
+
+export interface AttemptSummary {
+  provider: string;
+  provider_model_id: string;
+  status: number;
+  error_code: string;
+}
+
+export interface RoutingMetadata {
+  provider: string;
+  provider_model_id: string;
+  model_canonical: string;
+  routing_strategy: string;
+  ttft_ms?: number;
+  throughput_tps?: number;
+  cost: { usd: number; microdollars: number };
+  warnings: Warning[];
+  attempts: AttemptSummary[];
+}
+
+/** A completed non-streaming call. */
+export interface PipelineResult {
+  result: ChatResult;
+  routing: RoutingMetadata;
+}
+
+/**
+ * The stream a renderer consumes: provider deltas as they arrive, then exactly one terminal event.
+ * `done` carries the final usage and routing metadata; `failed` an error (after the first byte, when
+ * no fallback is possible any more).
+ */
+export type PipelineEvent =
+  | Extract<StreamEvent, { type: "delta" }>
+  | { type: "done"; usage: Usage; routing: RoutingMetadata }
+  | { type: "failed"; error: ErrorBody["error"]; routing?: RoutingMetadata };
