@@ -1,0 +1,81 @@
+// Verifies API keys on the hot path from memory. A miss reads the database once (so keys created by the
+// CLI or another instance work at once); hits are re-checked against the database in the background
+// every REFRESH_MS so that changes made elsewhere heal. Revocation through this process evicts at once.
+import { KEY_PATTERN, hashApiKey } from "./key-format";
+import type { ApiKeyRepo, ApiKeyRow } from "../management/api-keys/repo";
+
+const REFRESH_MS = 2_000;
+const NEGATIVE_TTL_MS = 1_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; reason: "missing" | "malformed" | "unknown" | "expired" | "revoked" };
+
+interface Entry {
+  row: ApiKeyRow | null;
+  loadedAt: number;
+  refreshing: boolean;
+}
+
+export class ApiKeyCache {
+  private readonly byHash = new Map<string, Entry>();
+  private readonly touched = new Map<string, number>();
+  private touchTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly repo: ApiKeyRepo) {}
+
+  async verify(presented: string | null | undefined, now = Date.now()): Promise<KeyCheck> {
+    if (!presented) return { ok: false, reason: "missing" };
+    if (!KEY_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
+    const hash = hashApiKey(presented);
+    let entry = this.byHash.get(hash);
+    if (!entry || (entry.row === null && now - entry.loadedAt > NEGATIVE_TTL_MS)) {
+      entry = { row: (await this.repo.byHash(hash)) ?? null, loadedAt: now, refreshing: false };
+      this.byHash.set(hash, entry);
+    } else if (now - entry.loadedAt > REFRESH_MS && !entry.refreshing) {
+      this.refreshInBackground(hash, entry);
+    }
+    const row = entry.row;
+    if (!row) return { ok: false, reason: "unknown" };
+    if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
+    if (row.expiresAt !== null && row.expiresAt <= now) return { ok: false, reason: "expired" };
+    this.touched.set(row.id, now);
+    return { ok: true, key: row };
+  }
+
+  private refreshInBackground(hash: string, entry: Entry): void {
+    entry.refreshing = true;
+    this.repo
+      .byHash(hash)
+      .then((row) => this.byHash.set(hash, { row: row ?? null, loadedAt: Date.now(), refreshing: false }))
+      .catch(() => {
+        entry.refreshing = false;
+      });
+  }
+
+  /** Applies a change made through this process (or announced by another instance) at once. */
+  put(row: ApiKeyRow): void {
+    this.byHash.set(row.keyHash, { row, loadedAt: Date.now(), refreshing: false });
+  }
+
+  evictById(id: string): void {
+    for (const [hash, e] of this.byHash) if (e.row?.id === id) this.byHash.delete(hash);
+  }
+
+  /** Writes last_used_at in the background, at most once a minute per key. */
+  startTouching(): void {
+    this.touchTimer = setInterval(() => void this.flushTouches(), TOUCH_EVERY_MS);
+    this.touchTimer.unref?.();
+  }
+
+  async flushTouches(): Promise<void> {
+    if (this.touched.size === 0) return;
+    const at = Date.now();
+    const ids = [...this.touched.keys()];
+    this.touched.clear();
+    await this.repo.touch(ids, at).catch(() => undefined);
+  }
+
+  stop(): void {
+    if (this.touchTimer) clearInterval(this.touchTimer);
+  }
+}

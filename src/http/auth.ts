@@ -1,0 +1,48 @@
+// API-key and scope checks at the edge. Every listed scope is required (scope_mode = all).
+import { ApiError } from "./errors";
+import type { ApiKeyCache } from "../auth/key-cache";
+import type { Scope } from "../auth/scopes";
+import type { ApiKeyRow } from "../management/api-keys/repo";
+
+export interface AuthContext {
+  key: ApiKeyRow;
+  workspaceId: string;
+}
+
+const REASONS = {
+  missing: "Missing API key: send it as 'Authorization: Bearer ak_…'.",
+  malformed: "Malformed API key: keys look like 'ak_' followed by base62 characters.",
+  unknown: "Invalid API key.",
+  expired: "This API key has expired.",
+  revoked: "This API key has been revoked.",
+} as const;
+
+/** The presented key: `Authorization: Bearer …`, or `x-api-key` where the route allows it (Anthropic clients). */
+export function presentedKey(headers: Headers, allowXApiKey: boolean): string | null {
+  const auth = headers.get("authorization");
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1]! : "";
+  }
+  return allowXApiKey ? headers.get("x-api-key") : null;
+}
+
+export async function authenticate(
+  cache: ApiKeyCache,
+  headers: Headers,
+  scopes: readonly Scope[] = [],
+  opts: { allowXApiKey?: boolean } = {},
+): Promise<AuthContext> {
+  const check = await cache.verify(presentedKey(headers, opts.allowXApiKey ?? false));
+  if (!check.ok) throw new ApiError("invalid_api_key", REASONS[check.reason]);
+  const missing = scopes.filter((s) => !check.key.scopes.includes(s));
+  if (missing.length > 0) {
+    throw new ApiError("insufficient_scope", `This API key lacks the required scope(s): ${missing.join(", ")}.`);
+  }
+  return { key: check.key, workspaceId: check.key.workspaceId };
+}
+
+/** Workspace routes: another workspace's ID answers 404, not 403, so IDs do not leak. */
+export function assertOwnWorkspace(auth: AuthContext, workspaceId: string): void {
+  if (auth.workspaceId !== workspaceId) throw new ApiError("not_found", "Workspace not found.");
+}

@@ -1,0 +1,77 @@
+// The edge hooks shared by every route: request id, the error envelope, one JSON log line per request.
+import { Elysia } from "elysia";
+import { ApiError, errorResponse } from "./errors";
+import { requestIdFrom } from "../platform/ids";
+import type { Logger } from "../platform/logger";
+
+const started = new WeakMap<Request, { id: string; t0: number }>();
+
+export function requestIdOf(request: Request): string {
+  return started.get(request)?.id ?? "unknown";
+}
+
+/** `/messages/0/content` → `messages[0].content` (CONTRACT §4 `param` form). */
+export function pointerToParam(pointer: string): string {
+  let out = "";
+  for (const part of pointer.split("/").slice(1)) {
+    const seg = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    out += /^\d+$/.test(seg) ? `[${seg}]` : out ? `.${seg}` : seg;
+  }
+  return out;
+}
+
+interface ValidationLike {
+  all?: { path?: string; message?: string; summary?: string }[];
+  valueError?: { path?: string; message?: string };
+}
+
+/** Renders Elysia's own validation failures as our 400 invalid_parameter. */
+function validationError(error: ValidationLike): ApiError {
+  const first = error.valueError ?? error.all?.[0];
+  const param = first?.path ? pointerToParam(first.path) : null;
+  const what = first?.message ?? "Invalid value";
+  return new ApiError("invalid_parameter", param ? `Invalid '${param}': ${what}.` : `${what}.`, { param });
+}
+
+export type ErrorRenderer = (err: ApiError, request: Request, requestId: string) => Response | undefined;
+
+export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
+  const render = (err: ApiError, request: Request): Response => {
+    const id = requestIdOf(request);
+    for (const r of renderers) {
+      const res = r(err, request, id);
+      if (res) return res;
+    }
+    return errorResponse(err, id);
+  };
+  return new Elysia({ name: "edge" })
+    .onRequest(({ request, set }) => {
+      const id = requestIdFrom(request.headers.get("x-request-id"));
+      started.set(request, { id, t0: performance.now() });
+      set.headers["x-request-id"] = id;
+    })
+    .onError({ as: "global" }, ({ code, error, request, path }) => {
+      if (error instanceof ApiError) return render(error, request);
+      if (code === "NOT_FOUND") return render(new ApiError("not_found", `No route for ${request.method} ${path}.`), request);
+      if (code === "VALIDATION") return render(validationError(error as ValidationLike), request);
+      if (code === "PARSE") return render(new ApiError("invalid_request", "The request body is not valid JSON."), request);
+      logger.error("unhandled error", {
+        request_id: requestIdOf(request),
+        path,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+      return render(new ApiError("internal_error", "Internal error. Quote the request id when reporting it."), request);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+      const s = started.get(request);
+      if (!s || !logger.enabled("info")) return;
+      logger.info("request", {
+        request_id: s.id,
+        method: request.method,
+        path,
+        status: typeof set.status === "number" ? set.status : 200,
+        duration_ms: Math.round((performance.now() - s.t0) * 100) / 100,
+      });
+    });
+}

@@ -1,0 +1,120 @@
+// API key storage: only the hash and a display prefix of a key are kept.
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "../../platform/db/database";
+import { newId } from "../../platform/ids";
+import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/key-format";
+import type { Scope } from "../../auth/scopes";
+
+export interface ApiKeyRow {
+  id: string;
+  workspaceId: string;
+  name: string;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: Scope[];
+  playground: boolean;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+type Raw = typeof import("../../platform/db/schema-sqlite").apiKeys.$inferSelect;
+const fromRaw = (r: Raw): ApiKeyRow => ({ ...r, scopes: JSON.parse(r.scopes) as Scope[] });
+
+export interface NewApiKey {
+  workspaceId: string;
+  name: string;
+  scopes: Scope[];
+  expiresAt?: number | null;
+  playground?: boolean;
+  /** Use this exact key (SWITCHYARD_ADMIN_KEY); otherwise one is generated. */
+  key?: string;
+}
+
+export function apiKeyRepo(db: Database) {
+  const t = db.t.apiKeys;
+  return {
+    async byHash(hash: string): Promise<ApiKeyRow | undefined> {
+      const rows = await db.orm.select().from(t).where(eq(t.keyHash, hash)).limit(1);
+      return rows[0] && fromRaw(rows[0]);
+    },
+    async get(workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
+      const rows = await db.orm.select().from(t).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).limit(1);
+      return rows[0] && fromRaw(rows[0]);
+    },
+    async list(workspaceId: string, includeRevoked: boolean): Promise<ApiKeyRow[]> {
+      const cond = [eq(t.workspaceId, workspaceId), eq(t.playground, false)];
+      if (!includeRevoked) cond.push(isNull(t.revokedAt));
+      const rows = await db.orm.select().from(t).where(and(...cond)).orderBy(asc(t.createdAt));
+      return rows.map(fromRaw);
+    },
+    async count(): Promise<number> {
+      const rows = await db.orm.select({ id: t.id }).from(t).limit(1);
+      return rows.length;
+    },
+    /** Creates a key; returns the record and the full key (shown once). */
+    async create(input: NewApiKey): Promise<{ row: ApiKeyRow; key: string }> {
+      const key = input.key ?? generateApiKey();
+      const now = Date.now();
+      const raw: Raw = {
+        id: newId(),
+        workspaceId: input.workspaceId,
+        name: input.name,
+        keyHash: hashApiKey(key),
+        keyPrefix: displayPrefix(key),
+        scopes: JSON.stringify(input.scopes),
+        playground: input.playground ?? false,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: input.expiresAt ?? null,
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      await db.tx(async (o) => {
+        await o.insert(t).values(raw);
+      });
+      return { row: fromRaw(raw), key };
+    },
+    async update(
+      workspaceId: string,
+      id: string,
+      patch: { name?: string; scopes?: Scope[]; expiresAt?: number | null; revokedAt?: number },
+    ): Promise<ApiKeyRow | undefined> {
+      const set: Partial<Raw> = { updatedAt: Date.now() };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.scopes !== undefined) set.scopes = JSON.stringify(patch.scopes);
+      if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt;
+      if (patch.revokedAt !== undefined) set.revokedAt = patch.revokedAt;
+      const rows = await db.tx((o) =>
+        o.update(t).set(set).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).returning(),
+      );
+      return rows[0] && fromRaw(rows[0]);
+    },
+    async touch(ids: string[], at: number): Promise<void> {
+      if (ids.length === 0) return;
+      await db.tx(async (o) => {
+        for (const id of ids) await o.update(t).set({ lastUsedAt: at }).where(eq(t.id, id));
+      });
+    },
+  };
+}
+export type ApiKeyRepo = ReturnType<typeof apiKeyRepo>;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const renderApiKey = (k: ApiKeyRow, propagationStatus: "pending" | null = null) => ({
+  api_key_id: k.id,
+  workspace_id: k.workspaceId,
+  name: k.name,
+  key_prefix: k.keyPrefix,
+  scopes: k.scopes,
+  playground: k.playground,
+  created_at: iso(k.createdAt),
+  updated_at: iso(k.updatedAt),
+  expires_at: iso(k.expiresAt),
+  last_used_at: iso(k.lastUsedAt),
+  revoked_at: iso(k.revokedAt),
+  propagation_status: propagationStatus,
+});

@@ -1,0 +1,51 @@
+// Workspace storage. Written once against the Database facade (both dialects).
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "../../platform/db/database";
+import { newId } from "../../platform/ids";
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function workspaceRepo(db: Database) {
+  const t = db.t.workspaces;
+  return {
+    async get(id: string): Promise<WorkspaceRow | undefined> {
+      const rows = await db.orm.select().from(t).where(eq(t.id, id)).limit(1);
+      return rows[0];
+    },
+    async list(): Promise<WorkspaceRow[]> {
+      return db.orm.select().from(t).orderBy(asc(t.createdAt));
+    },
+    async create(name: string, isDefault = false): Promise<WorkspaceRow> {
+      const now = Date.now();
+      const row = { id: newId(), name, isDefault, createdAt: now, updatedAt: now };
+      await db.tx(async (o) => {
+        await o.insert(t).values(row);
+      });
+      return row;
+    },
+    async rename(id: string, name: string): Promise<WorkspaceRow | undefined> {
+      const rows = await db.tx((o) => o.update(t).set({ name, updatedAt: Date.now() }).where(eq(t.id, id)).returning());
+      return rows[0];
+    },
+    /** The default workspace, created on first start. */
+    async ensureDefault(): Promise<WorkspaceRow> {
+      const found = await db.orm.select().from(t).where(eq(t.isDefault, true)).limit(1);
+      if (found[0]) return found[0];
+      return this.create("Default", true);
+    },
+  };
+}
+export type WorkspaceRepo = ReturnType<typeof workspaceRepo>;
+
+export const renderWorkspace = (w: WorkspaceRow) => ({
+  workspace_id: w.id,
+  name: w.name,
+  created_at: new Date(w.createdAt).toISOString(),
+  updated_at: new Date(w.updatedAt).toISOString(),
+});
