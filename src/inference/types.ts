@@ -26,6 +26,8 @@ export interface RoutingMetadata {
 export interface PipelineResult {
   result: ChatResult;
   routing: RoutingMetadata;
+  /** Which credential served the final attempt (platform calls are charged credits). */
+  apiKeySource: "platform" | "byok";
 }
 
 /**

@@ -1,0 +1,20 @@
+# Builds the single executable and runs it as a non-root user with a data volume.
+#   docker build -t switchyard .
+#   docker run -p 8080:8080 -v switchyard-data:/data -e OPENAI_API_KEY=sk-... switchyard
+FROM oven/bun:1 AS build
+WORKDIR /src
+COPY package.json package-lock.json* ./
+RUN bun install
+COPY . .
+RUN bun run build
+
+FROM debian:bookworm-slim
+RUN useradd --system --uid 10001 --home /data switchyard && mkdir -p /data && chown switchyard /data
+COPY --from=build /src/dist/switchyard /usr/local/bin/switchyard
+USER switchyard
+WORKDIR /data
+ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db
+VOLUME ["/data"]
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/switchyard"]
+CMD ["serve"]

@@ -1,0 +1,83 @@
+// One upstream attempt: build the provider request, send it with its timeouts, and classify the
+// outcome as a value. Nothing from the client can change the URL, the credential or auth headers:
+// they come from the catalog and the credential store only (the adapter builds them).
+import type { Candidate } from "../routing/types";
+import type { ProviderAdapter, UpstreamError, UpstreamTarget, Warning } from "../providers/types";
+import { adapterFor } from "../providers/registry";
+import type { InferenceDeps } from "./context";
+import { credentialFor, type Prepared } from "./prepare";
+
+export interface AttemptPlan {
+  candidate: Candidate;
+  adapter: ProviderAdapter;
+  target: UpstreamTarget;
+  apiKeySource: "byok" | "platform";
+  url: string;
+  init: RequestInit;
+  warnings: Warning[];
+}
+
+export function planAttempt(deps: InferenceDeps, workspaceId: string, prepared: Prepared, candidate: Candidate, stream: boolean): AttemptPlan {
+  const provider = candidate.provider;
+  const cred = credentialFor(deps, workspaceId, provider.id);
+  const target: UpstreamTarget = {
+    providerId: provider.id,
+    adapter: provider.adapter,
+    baseUrl: provider.baseUrl,
+    apiKey: cred.apiKey,
+    providerModelId: candidate.route.providerModelId,
+    extensions: prepared.extensions[provider.id],
+    maxOutputTokens: candidate.route.maxOutputTokens,
+  };
+  const adapter = adapterFor(provider.adapter);
+  const built = adapter.buildRequest({ ...prepared.request, stream }, target);
+  return {
+    candidate,
+    adapter,
+    target,
+    apiKeySource: cred.source,
+    url: built.url,
+    init: { method: "POST", headers: built.headers, body: built.body },
+    warnings: built.warnings,
+  };
+}
+
+export type SendOutcome =
+  | { ok: true; response: Response; text: string | null }
+  | { ok: false; error: UpstreamError; cancelled: boolean };
+
+/**
+ * Sends the request. `timeoutMs` bounds the time to response headers, and with `readBody` the whole
+ * body too (non-streaming attempts: `timeout_ms` bounds the whole attempt, CONTRACT §6).
+ */
+export async function send(
+  deps: InferenceDeps,
+  plan: AttemptPlan,
+  clientSignal: AbortSignal,
+  upstreamAbort: AbortController,
+  timeoutMs: number,
+  readBody: boolean,
+): Promise<SendOutcome> {
+  const timer = setTimeout(() => upstreamAbort.abort(new DOMException("timeout", "TimeoutError")), timeoutMs);
+  const onClientGone = () => upstreamAbort.abort(new DOMException("client gone", "AbortError"));
+  clientSignal.addEventListener("abort", onClientGone, { once: true });
+  try {
+    const response = await deps.fetch(plan.url, { ...plan.init, signal: upstreamAbort.signal });
+    if (response.ok) return { ok: true, response, text: readBody ? await response.text() : null };
+    const text = await response.text().catch(() => "");
+    return { ok: false, error: plan.adapter.classifyError(response.status, text, response.headers), cancelled: false };
+  } catch (err) {
+    return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: clientSignal.aborted };
+  } finally {
+    clearTimeout(timer);
+    clientSignal.removeEventListener("abort", onClientGone);
+  }
+}
+
+export function transportError(err: unknown, providerId: string): UpstreamError {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === "TimeoutError" || (err as { message?: string })?.message === "timeout") {
+    return { code: "provider_timeout", status: 0, retryable: true, message: `Provider '${providerId}' did not answer in time.` };
+  }
+  return { code: "provider_error", status: 0, retryable: true, message: `Could not reach provider '${providerId}'.` };
+}

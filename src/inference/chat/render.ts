@@ -1,0 +1,115 @@
+// The chat completions wire format: the JSON object and the SSE chunk sequence of API document §4.1
+// (role chunk, deltas, finish chunk, usage chunk, routing_metadata chunk, [DONE]). Shapes follow
+// OpenAI's CreateChatCompletionResponse / CreateChatCompletionStreamResponse schemas.
+import type { Usage } from "../../providers/types";
+import type { PipelineEvent, PipelineResult, RoutingMetadata } from "../types";
+
+export function usageJson(u: Usage) {
+  return {
+    prompt_tokens: u.inputTokens,
+    completion_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+    prompt_tokens_details: { cached_tokens: u.cachedTokens },
+    completion_tokens_details: { reasoning_tokens: u.reasoningTokens },
+  };
+}
+
+export function renderChatCompletion({ result, routing }: PipelineResult) {
+  return {
+    id: result.id,
+    object: "chat.completion",
+    created: result.created,
+    model: result.model,
+    choices: result.choices.map((c) => ({
+      index: c.index,
+      message: { ...c.message, refusal: c.message.refusal ?? null },
+      logprobs: c.logprobs ?? null,
+      finish_reason: c.finish_reason,
+    })),
+    usage: usageJson(result.usage),
+    system_fingerprint: result.systemFingerprint ?? "switchyard",
+    service_tier: "default",
+    routing_metadata: routing,
+  };
+}
+
+const enc = new TextEncoder();
+const DONE = enc.encode("data: [DONE]\n\n");
+
+interface ChunkState {
+  id: string;
+  created: number;
+  model: string;
+  rolesSent: Set<number>;
+}
+
+/** PipelineEvents → SSE bytes. Each delta is written as it arrives; usage and routing once, at the end. */
+export function chatSseEncoder(): TransformStream<PipelineEvent, Uint8Array> {
+  const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
+  const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) => c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
+  const chunk = (choices: unknown[], extra?: Record<string, unknown>) => ({
+    id: st.id,
+    object: "chat.completion.chunk",
+    created: st.created,
+    model: st.model,
+    system_fingerprint: "switchyard",
+    choices,
+    ...extra,
+  });
+  const tail = (c: TransformStreamDefaultController<Uint8Array>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
+    if (usage) write(c, chunk([], { usage: usageJson(usage) }));
+    if (routing) write(c, chunk([], { routing_metadata: routing }));
+  };
+  return new TransformStream({
+    transform(ev, c) {
+      if (ev.type === "delta") {
+        if (!st.id) {
+          st.id = ev.id;
+          st.created = ev.created;
+          st.model = ev.model;
+        }
+        const delta = { ...ev.delta };
+        if (!st.rolesSent.has(ev.choiceIndex)) {
+          st.rolesSent.add(ev.choiceIndex);
+          // The first chunk of each choice carries the role (and content "" when it has none yet).
+          if (!delta.role) write(c, chunk([{ index: ev.choiceIndex, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
+        }
+        if (Object.keys(delta).length === 0 && ev.finishReason === null) return;
+        write(c, chunk([{ index: ev.choiceIndex, delta, logprobs: ev.logprobs ?? null, finish_reason: ev.finishReason }]));
+        return;
+      }
+      if (ev.type === "done") {
+        tail(c, ev.usage, ev.routing);
+      } else {
+        // Failed after the first byte: no fallback is possible any more; say so in-band, then end.
+        tail(c, null, ev.routing);
+        write(c, { error: ev.error });
+      }
+      c.enqueue(DONE);
+    },
+  });
+}
+
+/** SSE comment lines during upstream silence so proxies and clients keep the connection open. */
+export function withKeepAlive(source: ReadableStream<Uint8Array>, everyMs: number): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const ping = enc.encode(": keep-alive\n\n");
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const timer = setInterval(() => controller.enqueue(ping), everyMs);
+        try {
+          const r = await reader.read();
+          if (r.done) controller.close();
+          else controller.enqueue(r.value);
+        } finally {
+          clearInterval(timer);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

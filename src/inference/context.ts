@@ -1,0 +1,62 @@
+// What the request pipeline needs, injected: catalog, router state, credentials, metering and limits.
+// No Elysia here: routes build a CallContext from the HTTP request and call the pipeline.
+import type { Catalog, Endpoint } from "../catalog/types";
+import type { HealthStore } from "../routing/health";
+import type { WorkspaceRoutingDefaults } from "../routing/types";
+import type { RequestRecord } from "../metering/request-record";
+import type { Logger } from "../platform/logger";
+import type { ApiError } from "../http/errors";
+
+export interface ByokLookup {
+  /** The workspace's default, enabled BYOK key for the provider, or null (from memory). */
+  defaultKeyFor(workspaceId: string, providerId: string): { byokKeyId: string; secret: string } | null;
+}
+
+export interface CallContext {
+  requestId: string;
+  workspaceId: string;
+  apiKeyId: string;
+  endpoint: Endpoint | "messages";
+  /** Fires when the client goes away: the upstream request is aborted. */
+  signal: AbortSignal;
+  traceId: string | null;
+  userId: string | null;
+  tags: string[] | null;
+  customFields: Record<string, string> | null;
+}
+
+/** An admitted call's reservation against limits; settled with the real cost afterwards. */
+export interface Admission {
+  settle(costMicrodollars: number, chargedCredits: boolean): void;
+  release(): void;
+}
+
+/**
+ * Limits applied before any upstream call (credits, budgets) and headers added on success. The
+ * metering module provides the real implementation; `openGuards` admits everything.
+ */
+export interface Guards {
+  admit(
+    ctx: CallContext,
+    estimate: { maxCostMicrodollars: number; byokProviders: string[]; platform: boolean },
+  ): { ok: true; admission: Admission } | { ok: false; error: ApiError };
+  successHeaders(ctx: CallContext, headers: Record<string, string>): void;
+}
+
+export const openGuards: Guards = {
+  admit: () => ({ ok: true, admission: { settle: () => {}, release: () => {} } }),
+  successHeaders: () => {},
+};
+
+export interface InferenceDeps {
+  catalog: Catalog;
+  health: HealthStore;
+  routingDefaults: { get(workspaceId: string): WorkspaceRoutingDefaults | undefined };
+  byok: ByokLookup;
+  records: { enqueue(record: RequestRecord): unknown };
+  guards: Guards;
+  logger: Logger;
+  fetch: typeof fetch;
+  /** SSE keep-alive comment interval during upstream silence. */
+  keepAliveMs: number;
+}

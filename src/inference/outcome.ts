@@ -1,0 +1,44 @@
+// Turning attempt results into what the client sees: routing metadata on success, one ApiError when
+// every attempt failed.
+import { ApiError } from "../http/errors";
+import type { UpstreamError } from "../providers/types";
+import type { AttemptPlan } from "./attempt";
+import type { Prepared } from "./prepare";
+import type { AttemptSummary, RoutingMetadata } from "./types";
+
+export type AttemptLog = AttemptSummary;
+
+export function routingMetadata(
+  prepared: Prepared,
+  plan: AttemptPlan,
+  costMicro: number,
+  log: AttemptLog[],
+  measured: { ttftMs?: number; throughputTps?: number },
+): RoutingMetadata {
+  const meta: RoutingMetadata = {
+    provider: plan.candidate.provider.id,
+    provider_model_id: plan.candidate.route.providerModelId,
+    model_canonical: plan.candidate.model.id,
+    routing_strategy: prepared.strategy,
+    cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
+    warnings: plan.warnings,
+    attempts: log,
+  };
+  if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);
+  if (measured.throughputTps !== undefined) meta.throughput_tps = Math.round(measured.throughputTps * 10) / 10;
+  return meta;
+}
+
+/**
+ * The client's error after the last attempt: the upstream's own 400 as a 400 (the caller's fault),
+ * a timeout as 504, any other failure as 502; nothing tried at all (circuits open) as 503.
+ */
+export function upstreamFailure(last: { error: UpstreamError; provider: string } | null, nothingTried: boolean): ApiError {
+  if (!last || nothingTried) {
+    return new ApiError("no_provider_available", "No provider can serve this request right now (circuits open or no route available).");
+  }
+  const { error, provider } = last;
+  if (error.code === "invalid_request") return new ApiError("invalid_request", error.message, { provider });
+  if (error.code === "provider_timeout") return new ApiError("provider_timeout", error.message, { provider });
+  return new ApiError("provider_error", error.message, { provider });
+}

@@ -1,0 +1,100 @@
+// From a validated request body to an attempt plan: gateway fields checked, models resolved, routes
+// planned. Shared by chat, responses and messages (they all arrive here as a ChatRequest).
+import type { Endpoint, ModelEntry } from "../catalog/types";
+import { ApiError } from "../http/errors";
+import { parseModelSuffix } from "../routing/model-suffix";
+import { planRoute } from "../routing/candidates";
+import type { Candidate, Optimize, RequestRouting } from "../routing/types";
+import type { ChatRequest } from "../providers/types";
+import type { Gateway } from "./gateway-schema";
+import type { CallContext, InferenceDeps } from "./context";
+
+export interface Prepared {
+  request: ChatRequest;
+  /** The model as the client named it (first of gateway.models when several). */
+  requestedModel: string;
+  candidates: Candidate[];
+  strategy: Optimize;
+  extensions: Record<string, Record<string, unknown>>;
+}
+
+export interface IncomingCall {
+  /** The body without `gateway` and `extensions`. */
+  request: Omit<ChatRequest, "model"> & { model?: string };
+  gateway?: Gateway;
+  extensions?: Record<string, Record<string, unknown>>;
+}
+
+function resolveModels(deps: InferenceDeps, ids: string[], paramBase: string): { models: ModelEntry[]; optimize?: Optimize } {
+  let optimize: Optimize | undefined;
+  const models = ids.map((raw, i) => {
+    const parsed = parseModelSuffix(raw);
+    if (parsed.optimize) optimize ??= parsed.optimize;
+    const model = deps.catalog.resolve(parsed.model) ?? deps.catalog.resolve(raw);
+    if (!model) {
+      throw new ApiError("model_not_found", `The model '${raw}' does not exist.`, {
+        param: ids.length > 1 || paramBase !== "model" ? `${paramBase}[${i}]` : "model",
+      });
+    }
+    return model;
+  });
+  return { models, optimize };
+}
+
+export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: IncomingCall, endpoint: Endpoint): Prepared {
+  const gw = call.gateway;
+  if (call.request.model !== undefined && gw?.models) {
+    throw new ApiError("invalid_parameter", "Give either 'model' or 'gateway.models', not both.", { param: "model" });
+  }
+  const ids = gw?.models ?? (call.request.model !== undefined ? [call.request.model] : []);
+  if (ids.length === 0) throw new ApiError("invalid_parameter", "'model' is required.", { param: "model" });
+  const { models, optimize } = resolveModels(deps, ids, gw?.models ? "gateway.models" : "model");
+  const r = gw?.routing;
+  const requestRouting: RequestRouting = {
+    mode: r?.mode,
+    optimize: r?.optimize ?? optimize,
+    maxCostPer1m: r?.max_cost_per_1m,
+    maxTtftMs: r?.max_ttft_ms,
+  };
+  const plan = planRoute({
+    models,
+    providers: deps.catalog.providers,
+    request: requestRouting,
+    defaults: deps.routingDefaults.get(ctx.workspaceId),
+    hasCredential: (p) => hasCredential(deps, ctx.workspaceId, p),
+    health: deps.health,
+    endpoint,
+    now: Date.now(),
+  });
+  if (!plan.ok) {
+    throw plan.code === "no_eligible_route"
+      ? new ApiError("no_eligible_route", plan.message, {
+          param: plan.constraint.startsWith("max_") ? `gateway.routing.${plan.constraint}` : plan.constraint,
+        })
+      : new ApiError("no_provider_available", plan.message);
+  }
+  return {
+    request: { ...call.request, model: ids[0]! } as ChatRequest,
+    requestedModel: ids[0]!,
+    candidates: plan.candidates,
+    strategy: plan.strategy,
+    extensions: call.extensions ?? {},
+  };
+}
+
+export function hasCredential(deps: InferenceDeps, workspaceId: string, providerId: string): boolean {
+  const p = deps.catalog.providers.get(providerId);
+  if (!p) return false;
+  return p.local || p.platformKey !== null || deps.byok.defaultKeyFor(workspaceId, providerId) !== null;
+}
+
+/** Which credential serves this provider for this workspace: BYOK default first, then the platform key. */
+export function credentialFor(
+  deps: InferenceDeps,
+  workspaceId: string,
+  providerId: string,
+): { apiKey: string | null; source: "byok" | "platform" } {
+  const byok = deps.byok.defaultKeyFor(workspaceId, providerId);
+  if (byok) return { apiKey: byok.secret, source: "byok" };
+  return { apiKey: deps.catalog.providers.get(providerId)?.platformKey ?? null, source: "platform" };
+}

@@ -1,0 +1,53 @@
+// Request records for attempts: one per attempt, handed to the write-behind queue (never awaited).
+import type { RequestRecord } from "../metering/request-record";
+import type { Usage } from "../providers/types";
+import type { CallContext } from "./context";
+import type { AttemptPlan } from "./attempt";
+import type { Prepared } from "./prepare";
+
+export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+
+export interface AttemptOutcome {
+  attempt: number;
+  final: boolean;
+  statusCode: number;
+  success: boolean;
+  latencyMs: number;
+  ttftMs: number | null;
+  usage: Usage;
+  costMicrodollars: number;
+  errorCode: string | null;
+}
+
+export function buildRecord(ctx: CallContext, prepared: Prepared, plan: AttemptPlan | null, o: AttemptOutcome, startedAt: number): RequestRecord {
+  return {
+    requestId: ctx.requestId,
+    attempt: o.attempt,
+    workspaceId: ctx.workspaceId,
+    createdAt: startedAt,
+    endpoint: ctx.endpoint,
+    model: prepared.requestedModel,
+    modelCanonical: plan?.candidate.model.id ?? null,
+    provider: plan?.candidate.provider.id ?? null,
+    providerModelId: plan?.candidate.route.providerModelId ?? null,
+    apiKeyId: ctx.apiKeyId,
+    apiKeySource: plan?.apiKeySource ?? null,
+    statusCode: o.statusCode,
+    success: o.success,
+    isFinalAttempt: o.final,
+    latencyMs: o.latencyMs,
+    ttftMs: o.ttftMs,
+    inputTokens: o.usage.inputTokens,
+    outputTokens: o.usage.outputTokens,
+    cachedTokens: o.usage.cachedTokens,
+    reasoningTokens: o.usage.reasoningTokens,
+    costMicrodollars: o.costMicrodollars,
+    routingStrategy: prepared.strategy,
+    errorCode: o.errorCode,
+    traceId: ctx.traceId,
+    userId: ctx.userId,
+    tags: ctx.tags,
+    customFields: ctx.customFields,
+    chargeCredits: plan?.apiKeySource === "platform",
+  };
+}

@@ -1,0 +1,189 @@
+// Streaming calls. Before the first content event reaches the client an attempt may still fail over to
+// the next candidate; after it, a failure ends the stream with a `failed` event instead. The committed
+// stream pulls upstream events one at a time (no buffering), with the idle timeout between them, and
+// aborts the upstream request when the client goes away.
+import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
+import { costMicrodollars } from "../metering/pricing";
+import type { CallContext, InferenceDeps } from "./context";
+import type { PipelineEvent } from "./types";
+import { planAttempt, send, transportError, type AttemptPlan } from "./attempt";
+import { buildRecord, ZERO_USAGE } from "./record";
+import type { Prepared } from "./prepare";
+import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
+
+type Reader = ReadableStreamDefaultReader<StreamEvent>;
+type ReadResult = { kind: "event"; event: StreamEvent } | { kind: "end" } | { kind: "timeout" } | { kind: "broken"; err: unknown };
+
+/** Reads one event, or gives up after ms (then the upstream request is aborted). */
+async function readWithin(reader: Reader, ms: number, abort: AbortController): Promise<ReadResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<ReadResult>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), ms);
+  });
+  try {
+    const r = await Promise.race([
+      reader.read().then(
+        (x): ReadResult => (x.done ? { kind: "end" } : { kind: "event", event: x.value }),
+        (err): ReadResult => ({ kind: "broken", err }),
+      ),
+      timeout,
+    ]);
+    if (r.kind === "timeout") abort.abort(new DOMException("timeout", "TimeoutError"));
+    return r;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Committed {
+  plan: AttemptPlan;
+  reader: Reader;
+  abort: AbortController;
+  first: Extract<StreamEvent, { type: "delta" }>;
+  usage: Usage | null;
+  attempt: number;
+  startedAt: number;
+  t0: number;
+  ttftMs: number;
+}
+
+type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
+
+/** Sends one attempt and waits for its first content event (within the first-byte timeout). */
+async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number): Promise<Opened> {
+  const p = plan.candidate.provider;
+  const abort = new AbortController();
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const sent = await send(deps, plan, ctx.signal, abort, p.firstByteTimeoutMs, false);
+  if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
+  const reader = sent.response.body!.pipeThrough(plan.adapter.streamTransform(plan.target)).getReader();
+  let usage: Usage | null = null;
+  const fail = (error: UpstreamError): Opened => {
+    abort.abort();
+    reader.cancel().catch(() => {});
+    return { ok: false, error, cancelled: ctx.signal.aborted, latencyMs: performance.now() - t0 };
+  };
+  for (;;) {
+    const left = p.firstByteTimeoutMs - (performance.now() - t0);
+    const r = await readWithin(reader, Math.max(1, left), abort);
+    if (r.kind === "timeout") return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
+    if (r.kind === "broken") return fail(transportError(r.err, p.id));
+    if (r.kind === "end") return fail({ code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' ended the stream without content.` });
+    const ev = r.event;
+    if (ev.type === "usage") usage = ev.usage;
+    else if (ev.type === "error") return fail(ev.error);
+    else return { ok: true, committed: { plan, reader, abort, first: ev, usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 } };
+  }
+}
+
+export async function runStream(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  prepared: Prepared,
+  onSettled: (costMicro: number, source: "platform" | "byok") => void,
+): Promise<ReadableStream<PipelineEvent>> {
+  const log: AttemptLog[] = [];
+  let last: { error: UpstreamError; provider: string } | null = null;
+  const candidates = prepared.candidates;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    const now = Date.now();
+    if (!deps.health.tryAcquireProbe(c.routeKey, now)) continue;
+    const plan = planAttempt(deps, ctx.workspaceId, prepared, c, true);
+    const attempt = log.length + 1;
+    const opened = await open(deps, ctx, plan, attempt);
+    if (opened.ok) return committedStream(deps, ctx, prepared, opened.committed, log, onSettled);
+    const { error, latencyMs } = opened;
+    if (opened.cancelled) {
+      deps.health.releaseProbe(c.routeKey);
+      deps.records.enqueue(buildRecord(ctx, prepared, plan, { attempt, final: true, statusCode: 499, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0, errorCode: "cancelled" }, now));
+      throw upstreamFailure({ error, provider: c.provider.id }, false);
+    }
+    const final = i === candidates.length - 1 || !error.retryable;
+    if (error.code === "invalid_request") deps.health.releaseProbe(c.routeKey);
+    else deps.health.recordFailure(c.routeKey, { retryAfterMs: error.retryAfterMs }, Date.now());
+    const status = final ? upstreamFailure({ error, provider: c.provider.id }, false).status : error.status;
+    deps.records.enqueue(buildRecord(ctx, prepared, plan, { attempt, final, statusCode: status, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0, errorCode: error.code }, now));
+    log.push({ provider: c.provider.id, provider_model_id: c.route.providerModelId, status: error.status, error_code: error.code });
+    last = { error, provider: c.provider.id };
+    if (!error.retryable) break;
+  }
+  throw upstreamFailure(last, log.length === 0);
+}
+
+function committedStream(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  prepared: Prepared,
+  s: Committed,
+  log: AttemptLog[],
+  onSettled: (costMicro: number, source: "platform" | "byok") => void,
+): ReadableStream<PipelineEvent> {
+  const c = s.plan.candidate;
+  let finished = false;
+  const finish = (statusCode: number, errorCode: string | null) => {
+    finished = true;
+    const latencyMs = performance.now() - s.t0;
+    const usage = s.usage ?? ZERO_USAGE;
+    const cost = costMicrodollars(usage, c.route);
+    const ok = errorCode === null;
+    const genMs = latencyMs - s.ttftMs;
+    const tps = usage.outputTokens > 0 && genMs > 0 ? (usage.outputTokens * 1000) / genMs : undefined;
+    if (ok) deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
+    else if (errorCode === "cancelled") deps.health.releaseProbe(c.routeKey);
+    else deps.health.recordFailure(c.routeKey, {}, Date.now());
+    deps.records.enqueue(
+      buildRecord(ctx, prepared, s.plan, { attempt: s.attempt, final: true, statusCode, success: ok, latencyMs, ttftMs: s.ttftMs, usage, costMicrodollars: cost, errorCode }, s.startedAt),
+    );
+    onSettled(cost, s.plan.apiKeySource);
+    return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
+  };
+  const idleMs = c.provider.idleTimeoutMs;
+  return new ReadableStream<PipelineEvent>(
+    {
+      start(controller) {
+        controller.enqueue(s.first);
+      },
+      async pull(controller) {
+        for (;;) {
+          const r = await readWithin(s.reader, idleMs, s.abort);
+          if (r.kind === "event") {
+            const ev = r.event;
+            if (ev.type === "delta") return controller.enqueue(ev);
+            if (ev.type === "usage") {
+              s.usage = ev.usage;
+              continue;
+            }
+            return fail(controller, ev.error);
+          }
+          if (r.kind === "end") {
+            const { usage, routing } = finish(200, null);
+            controller.enqueue({ type: "done", usage, routing });
+            return controller.close();
+          }
+          const error: UpstreamError =
+            r.kind === "timeout"
+              ? { code: "provider_timeout", status: 0, retryable: false, message: `Provider '${c.provider.id}' went silent mid-stream.` }
+              : transportError(r.err, c.provider.id);
+          return fail(controller, error);
+        }
+      },
+      cancel() {
+        s.abort.abort();
+        s.reader.cancel().catch(() => {});
+        if (!finished) finish(499, "cancelled");
+      },
+    },
+    { highWaterMark: 0 },
+  );
+
+  function fail(controller: ReadableStreamDefaultController<PipelineEvent>, error: UpstreamError) {
+    s.abort.abort();
+    s.reader.cancel().catch(() => {});
+    const api = upstreamFailure({ error, provider: c.provider.id }, false);
+    const { routing } = finish(api.status, error.code);
+    controller.enqueue({ type: "failed", error: api.body().error, routing });
+    controller.close();
+  }
+}
