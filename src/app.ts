@@ -5,11 +5,15 @@ import type { Deps } from "./deps";
 import { edge } from "./http/edge";
 import { systemRoutes } from "./http/system-routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
+import { catalogRoutes } from "./catalog/routes";
+import { modelsRoutes } from "./catalog/models-routes";
+import { chatRoutes } from "./inference/chat/routes";
 
 export const VERSION = "0.1.0";
 
 export function createApp(deps: Deps) {
-  const app: Elysia = new Elysia()
+  const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
+  const app = new Elysia()
     .use(edge(deps.logger))
     .use(
       openapi({
@@ -27,7 +31,10 @@ export function createApp(deps: Deps) {
       }),
     )
     .use(systemRoutes(deps))
-    .use(docsRoutes(() => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>)));
+    .use(catalogRoutes(deps.catalog))
+    .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys, limit: () => {} }))
+    .use(chatRoutes({ inference: deps.inference, keys: deps.keys, limit: () => {} }))
+    .use(docsRoutes(getSpec));
   return app;
 }
 export type App = ReturnType<typeof createApp>;

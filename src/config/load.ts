@@ -4,6 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { decodeMasterKey } from "../platform/master-key";
 import { EnvSchema, FileConfigSchema, type Env, type FileConfig } from "./schema";
 
 export class ConfigError extends Error {}
@@ -97,9 +98,14 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     }
   }
   const e = raw as unknown as Env;
+  if (e.SWITCHYARD_MASTER_KEY && !decodeMasterKey(e.SWITCHYARD_MASTER_KEY)) {
+    throw new ConfigError("SWITCHYARD_MASTER_KEY must be 32 bytes, base64 or hex, got (hidden)");
+  }
   const file = e.SWITCHYARD_CONFIG ? readConfigFile(e.SWITCHYARD_CONFIG) : {};
   const credentialEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (k.endsWith("_API_KEY") && v) credentialEnv[k] = v;
+  // Platform credentials: every *_API_KEY variable, plus any variable the config file names in api_key_env.
+  const named = new Set(Object.values(file.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])));
+  for (const [k, v] of Object.entries(env)) if ((k.endsWith("_API_KEY") || named.has(k)) && v) credentialEnv[k] = v;
   const dbUrl = e.DATABASE_URL;
   const dataDir =
     dbUrl.startsWith("sqlite:") && dbUrl !== "sqlite::memory:" ? dirname(resolve(dbUrl.slice(7))) : resolve("./data");

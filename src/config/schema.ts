@@ -111,6 +111,13 @@ export const FileConfigSchema = Type.Object(
       ),
     ),
     credits: Type.Optional(Type.Object({ enforce: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    /** Circuit breaker: consecutive failures that open a route's circuit, and the cool-down before a probe. */
+    circuit: Type.Optional(
+      Type.Object(
+        { failure_threshold: Type.Optional(Type.Integer({ minimum: 1 })), cooldown_ms: Type.Optional(Type.Integer({ minimum: 1 })) },
+        { additionalProperties: false },
+      ),
+    ),
     trusted_proxies: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
