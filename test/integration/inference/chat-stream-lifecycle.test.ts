@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startGateway, type TestGateway } from "../../support/gateway";
+import { eventually } from "../../support/spawn";
+
+let g: TestGateway;
+beforeAll(async () => {
+  g = await startGateway();
+  g.s.deps.inference.keepAliveMs = 100;
+});
+afterAll(() => g.stop());
+
+const body = (extra: Record<string, unknown> = {}) => JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
+
+describe("stream lifecycle", () => {
+  test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
+    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
+    const ac = new AbortController();
+    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body(), signal: ac.signal, headers: { "x-request-id": "cancel-1" } });
+    const reader = r.body!.getReader();
+    await reader.read();
+    ac.abort();
+    expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
+    let row: { errorCode: string | null; statusCode: number } | undefined;
+    expect(
+      await eventually(async () => {
+        await g.s.deps.records.flush();
+        row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === "cancel-1");
+        return row !== undefined;
+      }, 3_000),
+    ).toBe(true);
+    expect(row).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+    g.mock.reset();
+  });
+
+  test("chunks leave as they arrive, with SSE keep-alive comments during long silences and no id: lines", async () => {
+    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "slow answer", gapMs: 350 });
+    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+    const reader = r.body!.getReader();
+    const dec = new TextDecoder();
+    const arrivals: { at: number; text: string }[] = [];
+    const t0 = performance.now();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      arrivals.push({ at: performance.now() - t0, text: dec.decode(value) });
+    }
+    const all = arrivals.map((a) => a.text).join("");
+    expect(all).toContain(": keep-alive\n\n");
+    expect(all).not.toMatch(/^id:/m);
+    // The first content chunk arrived long before the stream ended (not buffered to the end).
+    const firstContent = arrivals.find((a) => a.text.includes('"content":"slow'));
+    expect(firstContent).toBeDefined();
+    expect(arrivals.at(-1)!.at - firstContent!.at).toBeGreaterThan(200);
+    g.mock.reset();
+  });
+});
