@@ -55,6 +55,16 @@ export interface ProviderEntry {
   local: boolean;
 }
 
+/** A price that applies instead of the tier's base price above an input size (long-context pricing). */
+export interface PriceVariant {
+  name: string;
+  /** Applies when the prompt has more input tokens than this. */
+  aboveInputTokens: number;
+  inputPrice: number;
+  outputPrice: number;
+  cacheReadPrice: number | null;
+}
+
 export interface PriceTier {
   name: string;
   inputPrice: number;
@@ -62,6 +72,8 @@ export interface PriceTier {
   cacheReadPrice: number | null;
   cacheWritePrice: number | null;
   latencyHint: string;
+  /** Long-context (or other) variants of this tier's prices; absent means none. */
+  priceVariants?: PriceVariant[];
 }
 
 export interface RouteEntry {

@@ -1,0 +1,28 @@
+// The Anthropic Messages API wire protocol. The base URL is the API root (https://api.anthropic.com).
+import type { ProviderAdapter } from "../types";
+import { chainTransforms, sseDecoder } from "../sse-decode";
+import { probeCredential } from "../credential-check";
+import { classifyStatus, genericMessage, tryParseJson } from "../upstream-errors";
+import { ANTHROPIC_VERSION, buildAnthropicRequest } from "./request";
+import { parseAnthropicResponse } from "./response";
+import { anthropicStreamTranslator } from "./stream";
+import { anthropicError } from "./wire";
+
+export const anthropicAdapter: ProviderAdapter = {
+  name: "anthropic",
+  buildRequest: buildAnthropicRequest,
+  parseResponse: parseAnthropicResponse,
+  streamTransform: (target) => chainTransforms(sseDecoder(), anthropicStreamTranslator(target)),
+  classifyError(status, bodyText, headers) {
+    return classifyStatus(status, anthropicError(tryParseJson(bodyText))?.message ?? genericMessage(status), headers);
+  },
+  validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl = fetch) {
+    const root = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
+    return probeCredential({
+      url: `${root}/v1/models`,
+      headers: { "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION, accept: "application/json" },
+      timeoutMs,
+      fetchImpl,
+    });
+  },
+};

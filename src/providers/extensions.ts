@@ -1,0 +1,10 @@
+// Merges a request's `extensions[providerId]` into an upstream body. One level deep, so that e.g.
+// `{"generationConfig": {"topK": 5}}` adds to the translated generationConfig instead of replacing it.
+import { isRecord } from "./content-parts";
+
+export function mergeExtensions(body: Record<string, unknown>, extensions: Record<string, unknown> | undefined): void {
+  for (const [key, value] of Object.entries(extensions ?? {})) {
+    const current = body[key];
+    body[key] = isRecord(current) && isRecord(value) ? { ...current, ...value } : value;
+  }
+}

@@ -1,0 +1,106 @@
+// Gemini streamGenerateContent?alt=sse events → internal stream events. Every event is a whole
+// GenerateContentResponse carrying the next slice of each candidate: the first slice of a candidate
+// opens it with a role delta, text parts become content deltas, each functionCall part arrives
+// complete and becomes one tool call (id synthesized), a finishReason closes the candidate.
+// usageMetadata is cumulative on every event; the last one is emitted once, in flush.
+import type { ChunkDelta, FinishReason, StreamEvent, UpstreamTarget } from "../types";
+import type { SseEvent } from "../sse-decode";
+import { isRecord } from "../content-parts";
+import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
+import { geminiError, geminiFinishReason, geminiUsage, idPrefix, toolCallId, type GeminiCandidateWire, type GeminiResponseWire, type GeminiUsageWire } from "./wire";
+
+interface CandidateState {
+  toolCalls: number;
+  finished: boolean;
+}
+
+interface GeminiStreamState {
+  id: string | null;
+  prefix: string | null;
+  model: string;
+  created: number;
+  candidates: Map<number, CandidateState>;
+  usageWire: GeminiUsageWire | undefined;
+  failed: boolean;
+}
+
+type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
+
+export function geminiStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+  const state: GeminiStreamState = {
+    id: null, prefix: null, model: target.providerModelId, created: Math.floor(Date.now() / 1000),
+    candidates: new Map(), usageWire: undefined, failed: false,
+  };
+  return new TransformStream<SseEvent, StreamEvent>({
+    start() {},
+    transform(event, controller) {
+      if (state.failed) return;
+      const data = tryParseJson(event.data);
+      if (!isRecord(data)) {
+        state.failed = true;
+        controller.enqueue({ type: "error", error: malformedStreamError("not a JSON object") });
+        return;
+      }
+      const error = geminiError(data);
+      if (error) {
+        state.failed = true;
+        const status = error.code !== undefined && error.code >= 400 && error.code < 600 ? error.code : 500;
+        controller.enqueue({ type: "error", error: classifyStatus(status, error.message ?? "Upstream stream failed", new Headers()) });
+        return;
+      }
+      for (const out of translateResponse(state, data as GeminiResponseWire)) controller.enqueue(out);
+    },
+    flush(controller) {
+      controller.enqueue({ type: "usage", usage: geminiUsage(state.usageWire) });
+    },
+  });
+}
+
+function translateResponse(state: GeminiStreamState, wire: GeminiResponseWire): StreamEvent[] {
+  if (state.prefix === null) {
+    state.prefix = idPrefix(wire.responseId);
+    state.id = wire.responseId ?? `gen-${state.prefix}`;
+  }
+  if (wire.modelVersion) state.model = wire.modelVersion;
+  if (wire.usageMetadata) state.usageWire = wire.usageMetadata;
+  const out = (wire.candidates ?? []).flatMap((candidate, position) => translateCandidate(state, candidate, position));
+  if ((wire.candidates ?? []).length === 0 && wire.promptFeedback?.blockReason && !state.candidates.has(0)) {
+    state.candidates.set(0, { toolCalls: 0, finished: true });
+    out.push(deltaEvent(state, 0, { role: "assistant", content: "" }, "content_filter"));
+  }
+  return out;
+}
+
+function translateCandidate(state: GeminiStreamState, candidate: GeminiCandidateWire, position: number): StreamEvent[] {
+  const index = candidate.index ?? position;
+  const out: StreamEvent[] = [];
+  let cs = state.candidates.get(index);
+  if (!cs) {
+    cs = { toolCalls: 0, finished: false };
+    state.candidates.set(index, cs);
+    out.push(deltaEvent(state, index, { role: "assistant", content: "" }));
+  }
+  if (cs.finished) return out;
+  const parts = candidate.content?.parts ?? [];
+  const text = parts
+    .filter((p) => typeof p.text === "string" && p.thought !== true)
+    .map((p) => p.text)
+    .join("");
+  if (text !== "") out.push(deltaEvent(state, index, { content: text }));
+  for (const part of parts) {
+    if (!part.functionCall) continue;
+    const id = part.functionCall.id ?? toolCallId(state.prefix ?? "", index, cs.toolCalls);
+    const args = JSON.stringify(part.functionCall.args ?? {});
+    out.push(deltaEvent(state, index, { tool_calls: [{ index: cs.toolCalls, id, type: "function", function: { name: part.functionCall.name ?? "", arguments: args } }] }));
+    cs.toolCalls += 1;
+  }
+  if (candidate.finishReason) {
+    cs.finished = true;
+    out.push(deltaEvent(state, index, {}, geminiFinishReason(candidate.finishReason, cs.toolCalls > 0)));
+  }
+  return out;
+}
+
+function deltaEvent(state: GeminiStreamState, choiceIndex: number, delta: ChunkDelta, finishReason: FinishReason | null = null): DeltaEvent {
+  return { type: "delta", id: state.id ?? "", created: state.created, model: state.model, choiceIndex, delta, finishReason };
+}

@@ -1,0 +1,24 @@
+// Internal request → OpenAI-compatible wire request. The internal model *is* this shape, so the
+// translation is a pass-through: unknown top-level fields travel on (vendors add their own), the
+// gateway's routing decides the model, and streams always ask for the final usage chunk.
+import type { BuiltRequest, ChatRequest, UpstreamTarget } from "../types";
+
+export function buildOpenAIRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
+  const body: Record<string, unknown> = { ...req, ...(target.extensions ?? {}), model: target.providerModelId };
+  if (req.stream === true) {
+    const streamOptions = typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
+    // Without usage the request cannot be metered, so this is not the client's choice.
+    body.stream_options = { ...streamOptions, include_usage: true };
+  }
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: req.stream === true ? "text/event-stream" : "application/json",
+  };
+  // Local servers (Ollama, vLLM, LM Studio) run without a credential.
+  if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
+  return { url: `${trimSlash(target.baseUrl)}/chat/completions`, headers, body: JSON.stringify(body), warnings: [] };
+}
+
+export function trimSlash(url: string): string {
+  return url.endsWith("/") ? url.slice(0, -1) : url;
+}

@@ -1,0 +1,49 @@
+// OpenAI-compatible JSON response → internal ChatResult (usage normalised, absent fields defaulted
+// to what OpenAI's schema requires: refusal and logprobs present as null).
+import type { ChatChoice, ChatResult, FinishReason, ToolCall, UpstreamTarget } from "../types";
+import { isRecord } from "../content-parts";
+import { UpstreamProtocolError } from "../upstream-errors";
+import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire, type OpenAIToolCallWire } from "./wire";
+
+const FINISH_REASONS: readonly FinishReason[] = ["stop", "length", "tool_calls", "content_filter", "function_call"];
+
+export function openAIFinishReason(value: unknown): FinishReason | null {
+  if (value === null || value === undefined) return null;
+  return FINISH_REASONS.includes(value as FinishReason) ? (value as FinishReason) : "stop";
+}
+
+export function parseOpenAIResponse(json: unknown, target: UpstreamTarget): ChatResult {
+  if (!isRecord(json) || !Array.isArray(json.choices)) {
+    throw new UpstreamProtocolError(openAIErrorMessage(json) ?? "Upstream response has no choices");
+  }
+  const wire = json as OpenAIResponseWire;
+  return {
+    id: wire.id ?? `chatcmpl-${crypto.randomUUID()}`,
+    created: typeof wire.created === "number" ? wire.created : Math.floor(Date.now() / 1000),
+    model: wire.model ?? target.providerModelId,
+    choices: (wire.choices ?? []).map(toChoice),
+    usage: openAIUsage(wire.usage),
+    systemFingerprint: wire.system_fingerprint ?? null,
+  };
+}
+
+function toChoice(choice: OpenAIChoiceWire, position: number): ChatChoice {
+  const message = choice.message ?? {};
+  const toolCalls = (message.tool_calls ?? []).map(toToolCall);
+  const out: ChatChoice = {
+    index: choice.index ?? position,
+    message: { role: "assistant", content: message.content ?? null, refusal: message.refusal ?? null },
+    logprobs: choice.logprobs ?? null,
+    finish_reason: openAIFinishReason(choice.finish_reason) ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+  };
+  if (toolCalls.length > 0) out.message.tool_calls = toolCalls;
+  return out;
+}
+
+function toToolCall(call: OpenAIToolCallWire, position: number): ToolCall {
+  return {
+    id: call.id ?? `call_${position}`,
+    type: "function",
+    function: { name: call.function?.name ?? "", arguments: call.function?.arguments ?? "" },
+  };
+}

@@ -1,0 +1,84 @@
+// Shared mapping of an upstream non-2xx answer to an UpstreamError. Each adapter extracts the message
+// from its own error JSON shape; the status rules are the same for every provider (CONTRACT §2):
+// 408/409/429/5xx may go to another provider, 400/404/422 are the caller's fault, 401/403 are the
+// gateway's credential problem (another provider may still work, so retryable).
+import type { UpstreamError, UpstreamErrorCode } from "./types";
+
+const MAX_MESSAGE_CHARS = 500;
+
+export function classifyStatus(status: number, message: string, headers: Headers, now: number = Date.now()): UpstreamError {
+  const { code, retryable } = statusRule(status);
+  const error: UpstreamError = { code, status, retryable, message: redactSecrets(message).slice(0, MAX_MESSAGE_CHARS) };
+  const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
+  if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
+  return error;
+}
+
+function statusRule(status: number): { code: UpstreamErrorCode; retryable: boolean } {
+  if (status === 401 || status === 403) return { code: "auth_failed", retryable: true };
+  if (status === 429) return { code: "rate_limited", retryable: true };
+  if (status === 408 || status === 504) return { code: "provider_timeout", retryable: true };
+  if (status === 409 || status >= 500) return { code: "provider_error", retryable: true };
+  // 402 (provider account out of credit) is not the caller's fault either.
+  if (status === 402) return { code: "provider_error", retryable: true };
+  return { code: "invalid_request", retryable: false };
+}
+
+/** Retry-After as delta-seconds or an HTTP date → milliseconds from now (undefined when absent/garbage). */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const trimmed = value.trim();
+  const seconds = Number(trimmed);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/**
+ * Masks anything that looks like a credential. Providers echo part of a rejected key
+ * ("Incorrect API key provided: sk-abc…xyz"), and the message goes to clients and logs.
+ */
+export function redactSecrets(text: string): string {
+  return text
+    .split(/(\s+)/)
+    .map((word) => (looksLikeSecret(word) ? "[redacted]" : word))
+    .join("");
+}
+
+const SECRET_PREFIXES = ["sk-", "sk_", "pk-", "rk-", "ak_", "gsk_", "xai-", "AIza", "key-", "Bearer:"];
+
+function looksLikeSecret(word: string): boolean {
+  const bare = word.replace(/^[("'`]+|[)"'`.,;:]+$/g, "");
+  if (bare.length < 12) return false;
+  if (SECRET_PREFIXES.some((p) => bare.startsWith(p))) return true;
+  // Long unbroken tokens of key alphabet (no spaces, mixed letters and digits) are keys, not prose.
+  return bare.length >= 32 && /^[A-Za-z0-9_\-*.]+$/.test(bare) && /\d/.test(bare) && /[A-Za-z]/.test(bare);
+}
+
+/** Fallback message when the body is not the provider's error JSON (an HTML proxy page, empty body). */
+export function genericMessage(status: number): string {
+  return status === 0 ? "Upstream connection failed" : `Upstream answered HTTP ${status}`;
+}
+
+/** JSON.parse that returns undefined instead of throwing on a non-JSON error body. */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A 2xx answer whose body cannot be read as the provider's response (or a 200 that carries an error
+ * object, as some OpenAI-compatible routers send). The pipeline treats it as a retryable provider error.
+ */
+export class UpstreamProtocolError extends Error {
+  override readonly name = "UpstreamProtocolError";
+}
+
+/** The stream event for an unreadable SSE event (bad JSON): the stream cannot be trusted any more. */
+export function malformedStreamError(detail: string): UpstreamError {
+  return { code: "provider_error", status: 502, retryable: true, message: `Upstream sent a malformed stream event: ${detail}` };
+}

@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import { HealthStore, routeKey } from "../../../src/routing/health";
+import { route } from "./fixtures";
+
+const KEY = "alpha/alpha-model";
+const T0 = 1_000_000;
+
+function failTimes(store: HealthStore, n: number, now: number, retryAfterMs?: number): void {
+  for (let i = 0; i < n; i++) store.recordFailure(KEY, { retryAfterMs }, now);
+}
+
+describe("HealthStore circuit breaker", () => {
+  test("circuit opens after the configured number of consecutive failures", () => {
+    const store = new HealthStore();
+    failTimes(store, 2, T0);
+    expect(store.state(KEY, T0)).toBe("closed");
+    store.recordFailure(KEY, {}, T0);
+    expect(store.state(KEY, T0)).toBe("open");
+    expect(store.tryAcquireProbe(KEY, T0)).toBe(false);
+    expect(store.canAttempt(KEY, T0)).toBe(false);
+  });
+
+  test("a success resets the consecutive-failure streak", () => {
+    const store = new HealthStore({ failureThreshold: 2 });
+    store.recordFailure(KEY, {}, T0);
+    store.recordSuccess(KEY, { latencyMs: 100 }, T0);
+    store.recordFailure(KEY, {}, T0);
+    expect(store.state(KEY, T0)).toBe("closed");
+    store.recordFailure(KEY, {}, T0);
+    expect(store.state(KEY, T0)).toBe("open");
+  });
+
+  test("default cool-down is 30 s, then the circuit is half-open", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0);
+    expect(store.state(KEY, T0 + 29_999)).toBe("open");
+    expect(store.state(KEY, T0 + 30_000)).toBe("half_open");
+  });
+
+  test("half-open allows exactly one probe at a time", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0);
+    const later = T0 + 30_000;
+    expect(store.canAttempt(KEY, later)).toBe(true);
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    expect(store.tryAcquireProbe(KEY, later)).toBe(false);
+    expect(store.canAttempt(KEY, later)).toBe(false);
+    expect(store.snapshot(later)[0].probeInFlight).toBe(true);
+  });
+
+  test("a successful probe closes the circuit", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0);
+    const later = T0 + 30_000;
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    store.recordSuccess(KEY, { latencyMs: 120 }, later);
+    expect(store.state(KEY, later)).toBe("closed");
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true); // closed: no single-probe gate
+  });
+
+  test("a failed probe reopens the circuit for another cool-down", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0);
+    const later = T0 + 30_000;
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    store.recordFailure(KEY, {}, later);
+    expect(store.state(KEY, later + 29_999)).toBe("open");
+    expect(store.state(KEY, later + 30_000)).toBe("half_open");
+  });
+
+  test("a released probe frees the slot without changing the state", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0);
+    const later = T0 + 30_000;
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    store.releaseProbe(KEY);
+    expect(store.state(KEY, later)).toBe("half_open");
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+  });
+
+  test("a probe that never reports frees its slot when its lease ends", () => {
+    const store = new HealthStore({ probeLeaseMs: 5_000 });
+    failTimes(store, 3, T0);
+    const later = T0 + 30_000;
+    expect(store.tryAcquireProbe(KEY, later)).toBe(true);
+    expect(store.tryAcquireProbe(KEY, later + 4_999)).toBe(false);
+    expect(store.tryAcquireProbe(KEY, later + 5_000)).toBe(true);
+  });
+
+  test("Retry-After sets the cool-down, capped by maxCooldownMs", () => {
+    const store = new HealthStore({ maxCooldownMs: 120_000 });
+    failTimes(store, 3, T0, 90_000);
+    expect(store.state(KEY, T0 + 89_999)).toBe("open");
+    expect(store.state(KEY, T0 + 90_000)).toBe("half_open");
+
+    const short = new HealthStore();
+    for (let i = 0; i < 3; i++) short.recordFailure(KEY, { retryAfterMs: 2_000 }, T0);
+    expect(short.state(KEY, T0 + 1_999)).toBe("open");
+    expect(short.state(KEY, T0 + 2_000)).toBe("half_open");
+
+    const capped = new HealthStore({ maxCooldownMs: 120_000 });
+    for (let i = 0; i < 3; i++) capped.recordFailure(KEY, { retryAfterMs: 86_400_000 }, T0);
+    expect(capped.state(KEY, T0 + 120_000)).toBe("half_open");
+  });
+
+  test("failures while open never bring the reopening earlier", () => {
+    const store = new HealthStore();
+    failTimes(store, 3, T0, 60_000);
+    store.recordFailure(KEY, {}, T0 + 1_000); // an in-flight request failing late, default 30 s
+    expect(store.state(KEY, T0 + 59_999)).toBe("open");
+  });
+});
+
+describe("HealthStore moving averages", () => {
+  test("expected TTFT and TPS are the route's hints before any measurement", () => {
+    const store = new HealthStore();
+    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
+    expect(store.expectedTtftMs(r)).toBe(700);
+    expect(store.expectedTps(r)).toBe(40);
+  });
+
+  test("the first measurement replaces the hint, later ones move the EWMA by alpha", () => {
+    const store = new HealthStore({ alpha: 0.25 });
+    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
+    const key = routeKey(r);
+    store.recordSuccess(key, { ttftMs: 200, tps: 100, latencyMs: 1_000 }, T0);
+    expect(store.expectedTtftMs(r)).toBe(200);
+    expect(store.expectedTps(r)).toBe(100);
+    store.recordSuccess(key, { ttftMs: 600, tps: 20, latencyMs: 1_000 }, T0);
+    expect(store.expectedTtftMs(r)).toBe(300);
+    expect(store.expectedTps(r)).toBe(80);
+  });
+
+  test("a success without TTFT/TPS leaves those averages alone", () => {
+    const store = new HealthStore();
+    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
+    store.recordSuccess(routeKey(r), { latencyMs: 50 }, T0);
+    expect(store.expectedTtftMs(r)).toBe(700);
+    expect(store.expectedTps(r)).toBe(40);
+  });
+
+  test("error rate rises with failures and decays with successes; snapshot reports it", () => {
+    const store = new HealthStore({ alpha: 0.5, failureThreshold: 10 });
+    store.recordFailure(KEY, {}, T0);
+    expect(store.snapshot(T0)[0].errorRate).toBe(0.5);
+    store.recordSuccess(KEY, { latencyMs: 10, ttftMs: 5 }, T0);
+    const [snap] = store.snapshot(T0);
+    expect(snap).toMatchObject({
+      key: KEY,
+      state: "closed",
+      errorRate: 0.25,
+      successes: 1,
+      failures: 1,
+      consecutiveFailures: 0,
+      ttftMs: 5,
+      tps: null,
+      latencyMs: 10,
+      openUntil: null,
+    });
+  });
+});
