@@ -8,13 +8,17 @@ import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
 import { modelsRoutes } from "./catalog/models-routes";
 import { chatRoutes } from "./inference/chat/routes";
+import { responsesRoutes } from "./inference/responses/routes";
+import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
+import { managementRoutes } from "./management/routes";
 
 export const VERSION = "0.1.0";
 
 export function createApp(deps: Deps) {
+  const inferenceRoutes = { inference: deps.inference, keys: deps.keys, limit: () => {} };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
   const app = new Elysia()
-    .use(edge(deps.logger))
+    .use(edge(deps.logger, [messagesErrorRenderer]))
     .use(
       openapi({
         provider: null,
@@ -33,7 +37,10 @@ export function createApp(deps: Deps) {
     .use(systemRoutes(deps))
     .use(catalogRoutes(deps.catalog))
     .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys, limit: () => {} }))
-    .use(chatRoutes({ inference: deps.inference, keys: deps.keys, limit: () => {} }))
+    .use(chatRoutes(inferenceRoutes))
+    .use(responsesRoutes(inferenceRoutes))
+    .use(messagesRoutes(inferenceRoutes))
+    .use(managementRoutes(deps.management))
     .use(docsRoutes(getSpec));
   return app;
 }

@@ -21,7 +21,7 @@ export function routingMetadata(
     model_canonical: plan.candidate.model.id,
     routing_strategy: prepared.strategy,
     cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
-    warnings: plan.warnings,
+    warnings: prepared.warnings.length ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
     attempts: log,
   };
   if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);

@@ -5,7 +5,7 @@ import { ApiError } from "../http/errors";
 import { parseModelSuffix } from "../routing/model-suffix";
 import { planRoute } from "../routing/candidates";
 import type { Candidate, Optimize, RequestRouting } from "../routing/types";
-import type { ChatRequest } from "../providers/types";
+import type { ChatRequest, Warning } from "../providers/types";
 import type { Gateway } from "./gateway-schema";
 import type { CallContext, InferenceDeps } from "./context";
 
@@ -16,6 +16,8 @@ export interface Prepared {
   candidates: Candidate[];
   strategy: Optimize;
   extensions: Record<string, Record<string, unknown>>;
+  /** What the interface's translation dropped (reported in routing_metadata.warnings). */
+  warnings: Warning[];
 }
 
 export interface IncomingCall {
@@ -23,6 +25,7 @@ export interface IncomingCall {
   request: Omit<ChatRequest, "model"> & { model?: string };
   gateway?: Gateway;
   extensions?: Record<string, Record<string, unknown>>;
+  warnings?: Warning[];
 }
 
 function resolveModels(deps: InferenceDeps, ids: string[], paramBase: string): { models: ModelEntry[]; optimize?: Optimize } {
@@ -79,6 +82,7 @@ export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: Incomin
     candidates: plan.candidates,
     strategy: plan.strategy,
     extensions: call.extensions ?? {},
+    warnings: call.warnings ?? [],
   };
 }
 

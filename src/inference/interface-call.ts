@@ -1,0 +1,62 @@
+// The part every inference route shares: authenticate, rate-limit, validate the gateway fields, run.
+import type { Endpoint } from "../catalog/types";
+import type { ApiKeyCache } from "../auth/key-cache";
+import { authenticate } from "../http/auth";
+import { requestIdOf } from "../http/edge";
+import { firstFieldError, validationApiError } from "./responses/validation-error";
+import { ExtensionsField, GatewayField, type Gateway } from "./gateway-schema";
+import type { ChatRequest, Warning } from "../providers/types";
+import type { InferenceDeps } from "./context";
+import { callContext, runCall, type CallOutput } from "./call";
+
+export interface InferenceRouteDeps {
+  inference: InferenceDeps;
+  keys: ApiKeyCache;
+  /** Rate-limit hook for the `inference` class (per API key); throws ApiError 429 when over, else sets headers. */
+  limit(apiKeyId: string, headers: Record<string, string>): void | Promise<void>;
+}
+
+export interface TranslatedCall {
+  request: ChatRequest;
+  warnings?: Warning[];
+  gateway: unknown;
+  extensions: unknown;
+  stream: boolean;
+  /** The route's own schema already validated gateway and extensions (chat completions). */
+  validated?: boolean;
+}
+
+/** Validates `gateway` and `extensions` for interfaces whose own schema accepts any object there. */
+export function checkGatewayFields(gateway: unknown, extensions: unknown): { gateway?: Gateway; extensions?: Record<string, Record<string, unknown>> } {
+  for (const [name, schema, value] of [["gateway", GatewayField, gateway], ["extensions", ExtensionsField, extensions]] as const) {
+    if (value === undefined) continue;
+    const err = firstFieldError(schema, value);
+    if (err) throw validationApiError({ ...err, param: err.param ? `${name}${err.param.startsWith("[") ? "" : "."}${err.param}` : name });
+  }
+  return { gateway: gateway as Gateway | undefined, extensions: extensions as Record<string, Record<string, unknown>> | undefined };
+}
+
+export async function runInterfaceCall(
+  d: InferenceRouteDeps,
+  request: Request,
+  endpoint: Endpoint | "messages",
+  translate: () => TranslatedCall,
+  opts: { allowXApiKey?: boolean } = {},
+): Promise<{ out: CallOutput; headers: Record<string, string>; requestId: string; model: string }> {
+  const auth = await authenticate(d.keys, request.headers, [], opts);
+  const headers: Record<string, string> = {};
+  await d.limit(auth.key.id, headers);
+  const t = translate();
+  const { gateway, extensions } = t.validated
+    ? { gateway: t.gateway as Gateway | undefined, extensions: t.extensions as Record<string, Record<string, unknown>> | undefined }
+    : checkGatewayFields(t.gateway, t.extensions);
+  const ctx = callContext(
+    { requestId: requestIdOf(request), workspaceId: auth.workspaceId, apiKeyId: auth.key.id, endpoint, signal: request.signal },
+    gateway?.metadata,
+  );
+  const { model, ...rest } = t.request;
+  const req = model ? t.request : rest;
+  const out = await runCall(d.inference, ctx, { request: req, gateway, extensions, warnings: t.warnings }, endpoint === "messages" ? "chat_completions" : endpoint, t.stream);
+  Object.assign(headers, out.headers, { "x-request-id": ctx.requestId });
+  return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
+}

@@ -1,0 +1,33 @@
+// POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
+import { Elysia } from "elysia";
+import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
+import { withKeepAlive } from "../chat/render";
+import { SSE_HEADERS } from "../chat/routes";
+import { parseResponsesRequest } from "./schema";
+import { responsesToChat, type ResponsesEcho } from "./to-chat";
+import { validationApiError } from "./validation-error";
+import { renderResponse } from "./render";
+import { responsesStreamEncoder } from "./stream";
+
+export function responsesRoutes(d: InferenceRouteDeps) {
+  return new Elysia({ name: "responses" }).post(
+    "/v1/responses",
+    async ({ body, request }) => {
+      let echo: ResponsesEcho | undefined;
+      const { out, headers, model } = await runInterfaceCall(d, request, "responses", () => {
+        const parsed = parseResponsesRequest(body);
+        if (!parsed.ok) throw validationApiError(parsed.error);
+        const t = responsesToChat(parsed.body);
+        echo = t.echo;
+        return { request: t.request, warnings: t.warnings, gateway: parsed.body.gateway, extensions: (parsed.body as { extensions?: unknown }).extensions, stream: parsed.body.stream === true };
+      });
+      const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
+      if (out.kind === "json") {
+        return new Response(JSON.stringify(renderResponse(out.result, e)), { headers: { ...headers, "content-type": "application/json" } });
+      }
+      const bytes = withKeepAlive(out.events.pipeThrough(responsesStreamEncoder(e)), d.inference.keepAliveMs);
+      return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
+    },
+    { detail: { summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)", tags: ["inference"], security: [{ bearer: [] }] } },
+  );
+}

@@ -1,0 +1,119 @@
+// The /v1/responses request (OpenAI Responses API subset). Loose where OpenAI is loose: unknown
+// fields are allowed and ignored. Items may omit `type` when they carry `role` and `content`
+// (OpenAI's "easy input message", CONTRACT §6). `gateway` is validated by the pipeline.
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { firstFieldError, type FieldError } from "./validation-error";
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const InputText = Type.Object({ type: Type.Literal("input_text"), text: Type.String() });
+export const InputImage = Type.Object({
+  type: Type.Literal("input_image"),
+  image_url: Type.Optional(Nullable(Type.String())),
+  file_id: Type.Optional(Nullable(Type.String())),
+  detail: Type.Optional(Type.String()),
+});
+export const InputFile = Type.Object({
+  type: Type.Literal("input_file"),
+  file_data: Type.Optional(Type.String()),
+  file_id: Type.Optional(Nullable(Type.String())),
+  file_url: Type.Optional(Type.String()),
+  filename: Type.Optional(Type.String()),
+});
+// Earlier assistant output sent back as input (stateless multi-turn).
+export const OutputText = Type.Object({ type: Type.Literal("output_text"), text: Type.String() });
+export const Refusal = Type.Object({ type: Type.Literal("refusal"), refusal: Type.String() });
+
+export const ContentPart = Type.Union([InputText, InputImage, InputFile, OutputText, Refusal]);
+
+export const MessageItem = Type.Object({
+  type: Type.Optional(Type.Literal("message")),
+  role: Type.Union([Type.Literal("user"), Type.Literal("assistant"), Type.Literal("system"), Type.Literal("developer")]),
+  content: Type.Union([Type.String(), Type.Array(ContentPart)]),
+});
+export const FunctionCallItem = Type.Object({
+  type: Type.Literal("function_call"),
+  call_id: Type.String(),
+  name: Type.String(),
+  arguments: Type.String(),
+  id: Type.Optional(Type.String()),
+});
+export const FunctionCallOutputItem = Type.Object({
+  type: Type.Literal("function_call_output"),
+  call_id: Type.String(),
+  output: Type.Union([Type.String(), Type.Array(Type.Union([InputText, InputImage, InputFile]))]),
+});
+// Reasoning items come back from earlier outputs; they carry provider-private state we cannot
+// replay across providers, so they are accepted and dropped.
+export const ReasoningItem = Type.Object({ type: Type.Literal("reasoning") });
+
+export const InputItem = Type.Union([MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]);
+
+export const FunctionTool = Type.Object({
+  type: Type.Literal("function"),
+  name: Type.String({ minLength: 1 }),
+  description: Type.Optional(Nullable(Type.String())),
+  parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  strict: Type.Optional(Nullable(Type.Boolean())),
+});
+// Hosted tools (web_search, file_search, …) are accepted and dropped with a warning: no
+// provider behind the chat model can run them.
+export const HostedTool = Type.Object({ type: Type.Intersect([Type.String(), Type.Not(Type.Literal("function"))]) });
+
+export const TextFormat = Type.Union([
+  Type.Object({ type: Type.Literal("text") }),
+  Type.Object({ type: Type.Literal("json_object") }),
+  Type.Object({
+    type: Type.Literal("json_schema"),
+    name: Type.String({ minLength: 1 }),
+    schema: Type.Record(Type.String(), Type.Unknown()),
+    description: Type.Optional(Type.String()),
+    strict: Type.Optional(Nullable(Type.Boolean())),
+  }),
+]);
+
+export const ResponsesRequest = Type.Object({
+  // Optional because `gateway.models[]` may replace it; the pipeline checks that one is given.
+  model: Type.Optional(Type.String({ minLength: 1 })),
+  input: Type.Union([Type.String(), Type.Array(InputItem)]),
+  instructions: Type.Optional(Nullable(Type.String())),
+  tools: Type.Optional(Type.Array(Type.Union([FunctionTool, HostedTool]))),
+  tool_choice: Type.Optional(Type.Unknown()),
+  temperature: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 2 }), Type.Null()])),
+  top_p: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+  max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  text: Type.Optional(Type.Object({ format: Type.Optional(TextFormat), verbosity: Type.Optional(Type.String()) })),
+  reasoning: Type.Optional(Type.Union([Type.Object({ effort: Type.Optional(Nullable(Type.String())) }), Type.Null()])),
+  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
+  store: Type.Optional(Nullable(Type.Boolean())),
+  stream: Type.Optional(Nullable(Type.Boolean())),
+  parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
+  user: Type.Optional(Type.String()),
+  gateway: Type.Optional(Type.Unknown()),
+  extensions: Type.Optional(Type.Unknown()),
+});
+export type ResponsesRequest = Static<typeof ResponsesRequest>;
+export type ResponsesInputItem = Static<typeof InputItem>;
+export type ResponsesContentPart = Static<typeof ContentPart>;
+
+// Fields whose meaning needs server-side state we do not keep; silently ignoring them would
+// answer a different question than the one asked.
+const STATEFUL_FIELDS = ["previous_response_id", "conversation", "prompt"] as const;
+
+export type ParsedResponsesRequest = { ok: true; body: ResponsesRequest } | { ok: false; error: FieldError };
+
+/** Validates a parsed JSON body; on failure names the first bad field (`param`) in a clear message. */
+export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
+  const error = firstFieldError(ResponsesRequest, body);
+  if (error) return { ok: false, error };
+  const record = body as Record<string, unknown>;
+  for (const field of STATEFUL_FIELDS) {
+    if (record[field] !== undefined && record[field] !== null) {
+      return {
+        ok: false,
+        error: { param: field, message: `'${field}' is not supported: this gateway keeps no response state; send the whole conversation in 'input'.` },
+      };
+    }
+  }
+  return { ok: true, body: body as ResponsesRequest };
+}
