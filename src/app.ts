@@ -11,14 +11,17 @@ import { chatRoutes } from "./inference/chat/routes";
 import { responsesRoutes } from "./inference/responses/routes";
 import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
 import { managementRoutes } from "./management/routes";
+import { rateClassFor } from "./management/route-table";
+import { builtinClass, rateLimit } from "./http/rate-limit";
 
 export const VERSION = "0.1.0";
 
 export function createApp(deps: Deps) {
-  const inferenceRoutes = { inference: deps.inference, keys: deps.keys, limit: () => {} };
+  const inferenceRoutes = { inference: deps.inference, keys: deps.keys };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
   const app = new Elysia()
     .use(edge(deps.logger, [messagesErrorRenderer]))
+    .use(rateLimit(deps.limiter, (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null, deps.config.trustedProxies))
     .use(
       openapi({
         provider: null,
@@ -36,7 +39,7 @@ export function createApp(deps: Deps) {
     )
     .use(systemRoutes(deps))
     .use(catalogRoutes(deps.catalog))
-    .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys, limit: () => {} }))
+    .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys }))
     .use(chatRoutes(inferenceRoutes))
     .use(responsesRoutes(inferenceRoutes))
     .use(messagesRoutes(inferenceRoutes))

@@ -10,7 +10,17 @@ import { buildCatalog } from "./catalog/build";
 import type { Catalog } from "./catalog/types";
 import { HealthStore } from "./routing/health";
 import { RecordWriter } from "./metering/record-writer";
-import { openGuards, type InferenceDeps } from "./inference/context";
+import type { InferenceDeps } from "./inference/context";
+import { CreditService } from "./metering/credits";
+import { MemoryBudgetCounters, type BudgetCounters } from "./metering/budgets";
+import { budgetFromRow } from "./metering/budget-spend";
+import { meteringGuards } from "./metering/guards";
+import type { RequestRecord } from "./metering/request-record";
+import { MemoryRateLimiter } from "./limits/memory-store";
+import { resolveLimits } from "./limits/classes";
+import type { RateLimiter } from "./limits/limiter";
+import { createManagement, type Management } from "./management/module";
+import { loadMasterKey } from "./platform/master-key";
 
 export interface Deps {
   config: Config;
@@ -21,9 +31,16 @@ export interface Deps {
   catalog: Catalog;
   health: HealthStore;
   records: RecordWriter;
+  credits: CreditService;
+  budgets: BudgetCounters;
+  limiter: RateLimiter;
   inference: InferenceDeps;
+  /** The control plane: repositories, the routing-defaults and BYOK stores the hot path reads. */
+  management: Management;
   /** Set while draining on shutdown: /readyz answers 503. */
   state: { shuttingDown: boolean; startedAt: number };
+  /** Loads the in-memory state (stores, balances, budget spend) and starts the background refreshers; after migrations. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,21 +57,44 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const db = openDatabase(config.databaseUrl);
   const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
   const keys = new ApiKeyCache(repos.apiKeys);
+  const management = createManagement({
+    db,
+    logger,
+    shared: config.redisUrl !== undefined,
+    keys,
+    repos,
+    catalog: () => catalog,
+    masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger),
+  });
   const circuit = config.file.circuit;
   const health = new HealthStore({
     ...(circuit?.failure_threshold ? { failureThreshold: circuit.failure_threshold } : {}),
     ...(circuit?.cooldown_ms ? { cooldownMs: circuit.cooldown_ms } : {}),
   });
+  const credits = new CreditService(db, { onError: (err) => logger.warn("credit balance refresh failed", { error: String(err) }) });
   const records = new RecordWriter(db, {
+    onFlushed: (batch) => credits.markFlushed(batch),
     onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
   });
+  const budgets = new MemoryBudgetCounters(db);
+  management.events = {
+    ...management.events,
+    onBudgetChanged: (change) => void (change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget))),
+  };
+  const limiter = new MemoryRateLimiter(resolveLimits(config.file.limits));
   const inference: InferenceDeps = {
     catalog,
     health,
-    routingDefaults: { get: () => undefined },
-    byok: { defaultKeyFor: () => null },
-    records,
-    guards: openGuards,
+    routingDefaults: management.routingDefaults,
+    byok: management.byok,
+    // Credits move in memory the moment a cost settles; the ledger row is written with the record batch.
+    records: {
+      enqueue(record: RequestRecord) {
+        credits.debitRecord(record);
+        records.enqueue(record);
+      },
+    },
+    guards: meteringGuards({ credits, budgets, writer: records, enforceCredits: config.file.credits?.enforce === true }),
     logger,
     fetch: globalThis.fetch,
     keepAliveMs: 15_000,
@@ -68,9 +108,20 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     catalog,
     health,
     records,
+    credits,
+    budgets,
+    limiter,
     inference,
+    management,
     state: { shuttingDown: false, startedAt: Date.now() },
+    async start() {
+      await Promise.all([management.start(), credits.load(), budgets.load()]);
+      credits.start();
+      keys.startTouching();
+    },
     async close() {
+      credits.stop();
+      management.stop();
       keys.stop();
       await keys.flushTouches();
       const drained = await records.drain(10_000);

@@ -35,7 +35,7 @@ async function serve(deps: Deps, migrate: boolean): Promise<void> {
       `\n  Admin API key (shown once, store it now):\n\n    ${boot.generatedAdminKey}\n\n  Default workspace: ${boot.workspaceId}\n\n`,
     );
   }
-  deps.keys.startTouching();
+  await deps.start();
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host, idleTimeout: 0 });
   const port = app.server?.port;

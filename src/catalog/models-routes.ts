@@ -10,7 +10,6 @@ import { renderModel, renderModelList } from "./views";
 export interface ModelsRouteDeps {
   catalog: Catalog;
   keys: ApiKeyCache;
-  limit(apiKeyId: string, headers: Record<string, string>): void | Promise<void>;
 }
 
 /** A provider counts when a request could reach it: platform credential, BYOK-capable, or local. */
@@ -27,9 +26,8 @@ export function modelsRoutes(d: ModelsRouteDeps) {
   return new Elysia({ name: "models" })
     .get(
       "/v1/models",
-      async ({ request, query, set }) => {
-        const auth = await authenticate(d.keys, request.headers);
-        await d.limit(auth.key.id, set.headers as Record<string, string>);
+      async ({ request, query }) => {
+        await authenticate(d.keys, request.headers);
         const endpoint = query.endpoint ?? "chat_completions";
         if (!(ENDPOINTS as readonly string[]).includes(endpoint)) {
           throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, { param: "endpoint" });
@@ -43,9 +41,8 @@ export function modelsRoutes(d: ModelsRouteDeps) {
     )
     .get(
       "/v1/models/*",
-      async ({ request, params, set }) => {
-        const auth = await authenticate(d.keys, request.headers);
-        await d.limit(auth.key.id, set.headers as Record<string, string>);
+      async ({ request, params }) => {
+        await authenticate(d.keys, request.headers);
         const id = decodeURIComponent(params["*"]);
         const model = d.catalog.resolve(id);
         const view = model && renderModel(model, { isRoutable });

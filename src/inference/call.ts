@@ -41,11 +41,12 @@ export async function runCall(
   stream: boolean,
 ): Promise<CallOutput> {
   const prepared = prepareCall(deps, ctx, incoming, endpoint);
-  const byokProviders = prepared.candidates.filter((c) => deps.byok.defaultKeyFor(ctx.workspaceId, c.provider.id)).map((c) => c.provider.id);
-  const admitted = deps.guards.admit(ctx, {
+  // Reserve against the first candidate: the one that serves the call unless it fails over.
+  const first = prepared.candidates[0]!;
+  const admitted = await deps.guards.admit(ctx, {
     maxCostMicrodollars: maxCost(prepared),
-    byokProviders,
-    platform: byokProviders.length < prepared.candidates.length,
+    provider: first.provider.id,
+    byok: deps.byok.defaultKeyFor(ctx.workspaceId, first.provider.id) !== null,
   });
   if (!admitted.ok) throw admitted.error;
   const { admission } = admitted;
@@ -54,11 +55,11 @@ export async function runCall(
     if (!stream) {
       const result = await runJson(deps, ctx, prepared);
       admission.settle(result.routing.cost.microdollars, result.apiKeySource === "platform");
-      deps.guards.successHeaders(ctx, headers);
+      await deps.guards.successHeaders(ctx, headers);
       return { kind: "json", result, headers };
     }
     const events = await runStream(deps, ctx, prepared, (cost, source) => admission.settle(cost, source === "platform"));
-    deps.guards.successHeaders(ctx, headers);
+    await deps.guards.successHeaders(ctx, headers);
     return { kind: "stream", events, headers };
   } catch (err) {
     admission.release();

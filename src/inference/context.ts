@@ -32,19 +32,19 @@ export interface Admission {
 }
 
 /**
- * Limits applied before any upstream call (credits, budgets) and headers added on success. The
- * metering module provides the real implementation; `openGuards` admits everything.
+ * Limits applied before any upstream call (credits, budgets, the record queue) and headers added on
+ * success. metering/guards.ts provides the real implementation; `openGuards` admits everything.
  */
 export interface Guards {
   admit(
     ctx: CallContext,
-    estimate: { maxCostMicrodollars: number; byokProviders: string[]; platform: boolean },
-  ): { ok: true; admission: Admission } | { ok: false; error: ApiError };
-  successHeaders(ctx: CallContext, headers: Record<string, string>): void;
+    estimate: { maxCostMicrodollars: number; provider: string; byok: boolean },
+  ): Promise<{ ok: true; admission: Admission } | { ok: false; error: ApiError }>;
+  successHeaders(ctx: CallContext, headers: Record<string, string>): void | Promise<void>;
 }
 
 export const openGuards: Guards = {
-  admit: () => ({ ok: true, admission: { settle: () => {}, release: () => {} } }),
+  admit: async () => ({ ok: true, admission: { settle: () => {}, release: () => {} } }),
   successHeaders: () => {},
 };
 

@@ -1,4 +1,4 @@
-// The part every inference route shares: authenticate, rate-limit, validate the gateway fields, run.
+// The part every inference route shares: authenticate, validate the gateway fields, run.
 import type { Endpoint } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import { authenticate } from "../http/auth";
@@ -12,8 +12,6 @@ import { callContext, runCall, type CallOutput } from "./call";
 export interface InferenceRouteDeps {
   inference: InferenceDeps;
   keys: ApiKeyCache;
-  /** Rate-limit hook for the `inference` class (per API key); throws ApiError 429 when over, else sets headers. */
-  limit(apiKeyId: string, headers: Record<string, string>): void | Promise<void>;
 }
 
 export interface TranslatedCall {
@@ -45,7 +43,6 @@ export async function runInterfaceCall(
 ): Promise<{ out: CallOutput; headers: Record<string, string>; requestId: string; model: string }> {
   const auth = await authenticate(d.keys, request.headers, [], opts);
   const headers: Record<string, string> = {};
-  await d.limit(auth.key.id, headers);
   const t = translate();
   const { gateway, extensions } = t.validated
     ? { gateway: t.gateway as Gateway | undefined, extensions: t.extensions as Record<string, Record<string, unknown>> | undefined }

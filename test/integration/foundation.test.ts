@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type InProcessServer } from "../support/server";
 import { testDatabaseKinds } from "../support/databases";
+import { eventually } from "../support/spawn";
 
 const kinds = await testDatabaseKinds();
 
@@ -79,7 +80,10 @@ for (const kind of kinds) {
 
     test("every request logs one JSON line without the key", async () => {
       await s.fetch("/v1/me", { headers: { "x-request-id": "log-check-1" } });
-      const line = s.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === "log-check-1");
+      // The line is written after the response has gone out: poll for it.
+      const find = () => s.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === "log-check-1");
+      await eventually(() => find() !== undefined, 2_000);
+      const line = find();
       expect(line).toMatchObject({ msg: "request", method: "GET", path: "/v1/me", status: 200 });
       expect(s.logs.join("\n")).not.toContain(s.adminKey);
     });

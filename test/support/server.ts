@@ -12,6 +12,9 @@ import { createLogger } from "../../src/platform/logger";
 import { makeTestDb, type TestDb } from "./databases";
 import { randomBase62 } from "../../src/platform/ids";
 
+const big = { per_minute: 1_000_000 };
+export const GENEROUS_LIMITS = { inference: big, discovery: big, management_reads: big, management_writes: big, key_creation: big };
+
 export interface InProcessServer {
   url: string;
   adminKey: string;
@@ -47,11 +50,14 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
     SWITCHYARD_LOG_LEVEL: "debug",
     ...opts.env,
   };
-  if (opts.configFile !== undefined) env.SWITCHYARD_CONFIG = writeTempConfig(opts.configFile);
+  // Tests send bursts no client would; rate limits are generous unless a test sets its own.
+  const file = (opts.configFile ?? {}) as Record<string, unknown>;
+  env.SWITCHYARD_CONFIG = writeTempConfig(typeof opts.configFile === "string" || file.limits ? opts.configFile : { ...file, limits: GENEROUS_LIMITS });
   const logs: string[] = [];
   const config = loadConfig(env);
   const deps = await createDeps(config, createLogger("debug", (l) => logs.push(l)));
   const boot = await bootstrap(deps, { migrate: true });
+  await deps.start();
   const app = createApp(deps);
   app.listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;

@@ -35,7 +35,12 @@ export async function spawnServer(env: Record<string, string>, cmd: string[] = [
   let out = "";
   const decoder = new TextDecoder();
   const pump = async (s: ReadableStream<Uint8Array>) => {
-    for await (const chunk of s) out += decoder.decode(chunk, { stream: true });
+    const reader = s.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      out += decoder.decode(value, { stream: true });
+    }
   };
   void pump(proc.stdout);
   void pump(proc.stderr);

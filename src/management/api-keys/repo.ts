@@ -1,6 +1,6 @@
 // API key storage: only the hash and a display prefix of a key are kept.
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Database } from "../../platform/db/database";
+import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/key-format";
 import type { Scope } from "../../auth/scopes";
@@ -54,8 +54,8 @@ export function apiKeyRepo(db: Database) {
       const rows = await db.orm.select({ id: t.id }).from(t).limit(1);
       return rows.length;
     },
-    /** Creates a key; returns the record and the full key (shown once). */
-    async create(input: NewApiKey): Promise<{ row: ApiKeyRow; key: string }> {
+    /** Creates a key; returns the record and the full key (shown once). In `orm`'s transaction if given. */
+    async create(input: NewApiKey, orm?: Orm): Promise<{ row: ApiKeyRow; key: string }> {
       const key = input.key ?? generateApiKey();
       const now = Date.now();
       const raw: Raw = {
@@ -72,24 +72,26 @@ export function apiKeyRepo(db: Database) {
         lastUsedAt: null,
         revokedAt: null,
       };
-      await db.tx(async (o) => {
-        await o.insert(t).values(raw);
-      });
+      if (orm) await orm.insert(t).values(raw);
+      else
+        await db.tx(async (o) => {
+          await o.insert(t).values(raw);
+        });
       return { row: fromRaw(raw), key };
     },
     async update(
       workspaceId: string,
       id: string,
       patch: { name?: string; scopes?: Scope[]; expiresAt?: number | null; revokedAt?: number },
+      orm?: Orm,
     ): Promise<ApiKeyRow | undefined> {
       const set: Partial<Raw> = { updatedAt: Date.now() };
       if (patch.name !== undefined) set.name = patch.name;
       if (patch.scopes !== undefined) set.scopes = JSON.stringify(patch.scopes);
       if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt;
       if (patch.revokedAt !== undefined) set.revokedAt = patch.revokedAt;
-      const rows = await db.tx((o) =>
-        o.update(t).set(set).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).returning(),
-      );
+      const run = (o: Orm) => o.update(t).set(set).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).returning();
+      const rows = orm ? await run(orm) : await db.tx(run);
       return rows[0] && fromRaw(rows[0]);
     },
     async touch(ids: string[], at: number): Promise<void> {

@@ -1,6 +1,6 @@
 // Workspace storage. Written once against the Database facade (both dialects).
 import { asc, eq } from "drizzle-orm";
-import type { Database } from "../../platform/db/database";
+import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
 
 export interface WorkspaceRow {
@@ -29,8 +29,10 @@ export function workspaceRepo(db: Database) {
       });
       return row;
     },
-    async rename(id: string, name: string): Promise<WorkspaceRow | undefined> {
-      const rows = await db.tx((o) => o.update(t).set({ name, updatedAt: Date.now() }).where(eq(t.id, id)).returning());
+    /** Inside the caller's transaction when `orm` is given (the audit row commits with it). */
+    async rename(id: string, name: string, orm?: Orm): Promise<WorkspaceRow | undefined> {
+      const run = (o: Orm) => o.update(t).set({ name, updatedAt: Date.now() }).where(eq(t.id, id)).returning();
+      const rows = orm ? await run(orm) : await db.tx(run);
       return rows[0];
     },
     /** The default workspace, created on first start. */

@@ -89,8 +89,8 @@ describe("routing rules", () => {
     g.mock.setScript({ provider: "gamma" }, { kind: "error", status: 400, message: "temperature is out of range for this model" });
     const r = await chat({ model: "acme/chat", gateway: { routing: { optimize: "cost" } } });
     expect(r.status).toBe(400);
-    expect(r.json.error.message).toContain("temperature is out of range");
-    expect(r.json.error.provider).toBe("gamma");
+    expect(r.json.error!.message).toContain("temperature is out of range");
+    expect(r.json.error!.provider).toBe("gamma");
     expect(providersHit()).toEqual(["gamma"]);
   });
 
@@ -100,7 +100,7 @@ describe("routing rules", () => {
     for (let i = 0; i < 3; i++) expect((await chat(body)).status).toBe(502);
     const open = await chat(body);
     expect(open.status).toBe(503);
-    expect(open.json.error.code).toBe("no_provider_available");
+    expect(open.json.error!.code).toBe("no_provider_available");
     expect(providersHit().length).toBe(3);
     g.mock.reset();
     // After the cool-down one probe goes through; its success closes the circuit.

@@ -44,7 +44,7 @@ describe("the official openai SDK against the gateway", () => {
     });
 
     test(`tool calls round trip through ${model}`, async () => {
-      g.mock.setScript({ model: model.replace("acme/", "").replace("-only", "") === "openai" ? "alpha-solo" : undefined }, { kind: "reply", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] });
+      g.mock.setScript({ model: model.replace("acme/", "").replace("-only", "") === "openai" ? "alpha-solo" : undefined }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] });
       const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
       const r = await client.chat.completions.create({ model, messages: [{ role: "user", content: "weather?" }], tools });
       const call = r.choices[0]!.message.tool_calls![0]!;
@@ -70,7 +70,7 @@ describe("the official openai SDK against the gateway", () => {
   }
 
   test("streamed tool calls arrive as deltas the SDK can assemble", async () => {
-    g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ id: "call_9", name: "lookup", arguments: { q: "x" } }] });
+    g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "lookup", arguments: { q: "x" } }] });
     const stream = client.chat.completions.stream({ model: "acme/anthropic-only", messages: [{ role: "user", content: "go" }], tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }] });
     const final = await stream.finalChatCompletion();
     const call = final.choices[0]!.message.tool_calls![0] as { function: { name: string; arguments: string } };

@@ -37,7 +37,7 @@ describe("/v1/responses with the official openai SDK", () => {
     });
 
     test(`function calls round trip through ${model}`, async () => {
-      g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Oslo" } }] });
+      g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] });
       const r = await openai.responses.create({ model, input: "weather in Oslo?", tools: [{ type: "function", strict: false, ...weatherTool }] });
       const call = r.output.find((o) => o.type === "function_call") as { call_id: string; name: string; arguments: string };
       expect(call.name).toBe("get_weather");
@@ -103,7 +103,7 @@ describe("/v1/messages with the official @anthropic-ai/sdk", () => {
     });
 
     test(`tool use round trips through ${model}`, async () => {
-      g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ id: "call_7", name: "get_weather", arguments: { city: "Rome" } }] });
+      g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }] });
       const tools = [{ name: "get_weather", input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }];
       const m = await anthropic.messages.stream({ model, max_tokens: 100, tools, messages: [{ role: "user", content: "weather?" }] }).finalMessage();
       const use = m.content.find((c) => c.type === "tool_use") as Anthropic.ToolUseBlock;

@@ -1,0 +1,149 @@
+// The load generator: a small Bun client, keep-alive connections (fetch's pool), a fixed number of
+// workers each issuing requests back to back until a bounded total is reached.
+import { JSON_TEXT, STREAM_CHUNKS, STREAM_TEXT } from "./mock-upstream";
+
+export type TargetName = "direct" | "proxy" | "switchyard";
+
+export interface Target {
+  name: TargetName;
+  /** Full URL of POST /v1/chat/completions. */
+  url: string;
+  headers: Record<string, string>;
+  /** The process whose CPU is charged to the target; null for direct (no process in between). */
+  pid: number | null;
+  /** Only Switchyard adds routing_metadata. */
+  expectRouting: boolean;
+}
+
+const messages = [
+  { role: "system", content: "You are a concise assistant. Answer in one short paragraph." },
+  { role: "user", content: "Summarise the benefits of a self-hosted model routing gateway for a small team in two sentences." },
+];
+const JSON_BODY = JSON.stringify({ model: "bench/chat", messages, max_tokens: 64, temperature: 0 });
+const STREAM_BODY = JSON.stringify({ model: "bench/chat", messages, max_tokens: 64, temperature: 0, stream: true, stream_options: { include_usage: true } });
+
+export interface JsonRun {
+  count: number;
+  errors: number;
+  firstError?: string;
+  wallMs: number;
+  latencies: number[];
+}
+
+async function workers(concurrency: number, total: number, one: () => Promise<void>): Promise<number> {
+  let issued = 0;
+  const start = performance.now();
+  const worker = async () => {
+    while (issued < total) {
+      issued++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return performance.now() - start;
+}
+
+export async function runJson(t: Target, total: number, concurrency: number): Promise<JsonRun> {
+  const run: JsonRun = { count: 0, errors: 0, wallMs: 0, latencies: [] };
+  const fail = (why: string) => {
+    run.errors++;
+    run.firstError ??= why;
+  };
+  run.wallMs = await workers(concurrency, total, async () => {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(t.url, { method: "POST", headers: t.headers, body: JSON_BODY });
+      const text = await res.text();
+      const ms = performance.now() - t0;
+      run.count++;
+      if (res.status !== 200) return fail(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+      if (!text.includes(JSON_TEXT)) return fail(`unexpected body: ${text.slice(0, 300)}`);
+      if (t.expectRouting && !text.includes('"routing_metadata"')) return fail("no routing_metadata");
+      run.latencies.push(ms);
+    } catch (err) {
+      run.count++;
+      fail(String(err));
+    }
+  });
+  return run;
+}
+
+export interface StreamRun {
+  count: number;
+  complete: number;
+  firstFailure?: string;
+  wallMs: number;
+  /** Time to the first body byte carrying an event. */
+  ttfb: number[];
+  /** Time to the end of the stream. */
+  total: number[];
+}
+
+/** Why a stream is not complete, or null: content, usage chunk, routing_metadata chunk, [DONE] last. */
+export function checkStream(text: string, expectRouting: boolean): string | null {
+  let content = "";
+  let usage = false;
+  let routing = false;
+  let done = false;
+  for (const event of text.split("\n\n")) {
+    if (!event.startsWith("data: ")) continue;
+    if (done) return "data after [DONE]";
+    const data = event.slice(6);
+    if (data === "[DONE]") {
+      done = true;
+      continue;
+    }
+    const obj = JSON.parse(data) as {
+      error?: unknown;
+      usage?: { completion_tokens?: number } | null;
+      routing_metadata?: unknown;
+      choices?: { delta?: { content?: string | null } }[];
+    };
+    if (obj.error) return `in-band error: ${JSON.stringify(obj.error)}`;
+    if (obj.usage && obj.usage.completion_tokens === STREAM_CHUNKS) usage = true;
+    if (obj.routing_metadata) routing = true;
+    content += obj.choices?.[0]?.delta?.content ?? "";
+  }
+  if (content !== STREAM_TEXT) return `content mismatch: ${JSON.stringify(content.slice(0, 80))}`;
+  if (!usage) return "no usage chunk";
+  if (expectRouting && !routing) return "no routing_metadata chunk";
+  if (!done) return "no [DONE]";
+  return null;
+}
+
+export async function runStreams(t: Target, total: number, concurrency: number): Promise<StreamRun> {
+  const run: StreamRun = { count: 0, complete: 0, wallMs: 0, ttfb: [], total: [] };
+  const decoder = new TextDecoder();
+  run.wallMs = await workers(concurrency, total, async () => {
+    const t0 = performance.now();
+    let first = -1;
+    let text = "";
+    let why: string | null;
+    try {
+      const res = await fetch(t.url, { method: "POST", headers: t.headers, body: STREAM_BODY });
+      if (res.status !== 200 || !res.body) {
+        why = `HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`;
+      } else {
+        const reader = res.body.getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          const s = decoder.decode(r.value, { stream: true });
+          // SSE comments (keep-alives) are not the first byte of the answer.
+          if (first < 0 && s.includes("data:")) first = performance.now() - t0;
+          text += s;
+        }
+        why = checkStream(text, t.expectRouting);
+      }
+    } catch (err) {
+      why = String(err);
+    }
+    run.count++;
+    if (why) {
+      run.firstFailure ??= why;
+      return;
+    }
+    run.complete++;
+    run.ttfb.push(first);
+    run.total.push(performance.now() - t0);
+  });
+  return run;
+}

@@ -1,0 +1,160 @@
+// Child processes for the benchmark and the kernel's accounting of them (/proc). Every child is
+// registered and killed when the runner exits, fails or is interrupted.
+import { readFileSync, writeFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+
+const children = new Set<Subprocess>();
+
+function killAll(): void {
+  for (const c of children) {
+    try {
+      c.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  children.clear();
+}
+process.on("exit", killAll);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(sig, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+export const CORES = navigator.hardwareConcurrency;
+const hasTaskset = Bun.which("taskset") !== null;
+/** Pinning needs two cores: the process under test on core 1, load generator and mock on core 0. */
+export const PINNING = CORES >= 2 && hasTaskset;
+
+/** `taskset -c <core> cmd…` where pinning is possible. taskset execs, so the pid stays the command's. */
+export function pinned(cmd: string[], core: number): string[] {
+  return PINNING ? ["taskset", "-c", String(core), ...cmd] : cmd;
+}
+
+/** Moves every thread of this process (the load generator) onto a core. */
+export function pinSelf(core: number): void {
+  if (PINNING) Bun.spawnSync(["taskset", "-a", "-cp", String(core), String(process.pid)], { stdout: "ignore", stderr: "ignore" });
+}
+
+export const CLK_TCK = (() => {
+  const r = Bun.spawnSync(["getconf", "CLK_TCK"]);
+  const n = Number(r.stdout.toString().trim());
+  return Number.isFinite(n) && n > 0 ? n : 100;
+})();
+
+export interface Child {
+  name: string;
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  pid: number;
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function spawnChild(name: string, cmd: string[], env: Record<string, string>, extra?: { cwd?: string }): Child {
+  const proc = Bun.spawn(cmd, {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    cwd: extra?.cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  children.add(proc);
+  let out = "";
+  const decoder = new TextDecoder();
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    const reader = s.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      // Keep only the tail: a chatty child must not grow the runner's memory.
+      out = (out + decoder.decode(r.value, { stream: true })).slice(-20_000);
+    }
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  return {
+    name,
+    proc,
+    pid: proc.pid,
+    output: () => out,
+    async stop(graceMs = 5_000) {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill("SIGTERM");
+        const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+        await proc.exited;
+        clearTimeout(timer);
+      }
+      children.delete(proc);
+    },
+  };
+}
+
+/** Waits (with a deadline) for a line matching `re` in the child's output; returns the first group. */
+export async function waitForOutput(child: Child, re: RegExp, deadlineMs = 20_000): Promise<string> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    const m = re.exec(child.output());
+    if (m) return m[1] ?? m[0];
+    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited ${child.proc.exitCode}: ${child.output()}`);
+    await Bun.sleep(10);
+  }
+  throw new Error(`${child.name} not ready in ${deadlineMs} ms: ${child.output()}`);
+}
+
+/** Polls `url` until it answers `status`; returns when, or throws at the deadline. */
+export async function waitForHttp(url: string, status = 200, deadlineMs = 20_000, everyMs = 5): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status === status) return;
+    } catch {
+      // Not listening yet.
+    }
+    await Bun.sleep(everyMs);
+  }
+  throw new Error(`${url} did not answer ${status} in ${deadlineMs} ms`);
+}
+
+/** A port nobody listens on right now (bound then released). */
+export function freePort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  void s.stop(true);
+  return port;
+}
+
+/** utime + stime of the whole process (all threads, live and exited), in clock ticks. */
+export function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // comm (field 2) may hold spaces; fields after its closing parenthesis start at field 3.
+  const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(rest[11]) + Number(rest[12]);
+}
+
+export function ticksToMicros(ticks: number): number {
+  return (ticks * 1e6) / CLK_TCK;
+}
+
+export interface Memory {
+  rssKb: number;
+  hwmKb: number;
+}
+
+export function memory(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+  return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+}
+
+/** Resets VmHWM to the current RSS (clear_refs "5"), so the next peak belongs to the next load alone. */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}

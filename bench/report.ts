@@ -1,0 +1,135 @@
+// Benchmark results: the JSON shape written to bench/results/, and the one markdown table.
+import type { TargetName } from "./load";
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  bun: string;
+  pinning: string;
+  loadGenerator: string;
+}
+
+export interface JsonTargetResult {
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU of the proxy process per request; null for direct (no process in between). */
+  cpuUs: number | null;
+  cpuTicks: number | null;
+}
+
+export interface StreamTargetResult {
+  streams: number;
+  complete: number;
+  ttfbP50: number;
+  ttfbP99: number;
+  totalP50: number;
+  totalP99: number;
+  cpuUs: number | null;
+  cpuTicks: number | null;
+}
+
+export interface Results {
+  date: string;
+  mode: "full" | "quick";
+  machine: Machine;
+  settings: Record<string, number | string>;
+  json: { concurrency: number; targets: Record<TargetName, JsonTargetResult> }[];
+  streams: { concurrency: number; targets: Record<TargetName, StreamTargetResult> }[];
+  memory: { idleMb: number; lifetimePeakMb: number; peak128Mb: number; afterLoadMb: number; afterEachRoundMb: number[] };
+  startup: { buildMs: number; freshDbMs: number[]; existingDbMs: number[] };
+  recordWriter: { records: number; complete: boolean; recordsPerSecond: number; recordsPerCpuSecond: number } | null;
+  failures: string[];
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—");
+const ms = (n: number) => (Number.isFinite(n) ? (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2)) : "—");
+const signed = (n: number) => (Number.isFinite(n) ? `${n >= 0 ? "+" : ""}${ms(n)}` : "—");
+const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
+const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
+const mb = (n: number) => n.toFixed(1);
+
+export function renderTable(r: Results): string {
+  const rows: string[][] = [];
+  for (const { concurrency: c, targets: t } of r.json) {
+    const d = t.direct;
+    const head = `non-streaming, ${c} connections`;
+    rows.push([`${head}: requests/s`, int(d.rps), int(t.proxy.rps), int(t.switchyard.rps), ""]);
+    rows.push([`… latency p50 / p99 (ms)`, pair(d.p50, d.p99), pair(t.proxy.p50, t.proxy.p99), pair(t.switchyard.p50, t.switchyard.p99), ""]);
+    rows.push([
+      `… added over direct p50 / p99 (ms)`,
+      "—",
+      `${signed(t.proxy.p50 - d.p50)} / ${signed(t.proxy.p99 - d.p99)}`,
+      `${signed(t.switchyard.p50 - d.p50)} / ${signed(t.switchyard.p99 - d.p99)}`,
+      "",
+    ]);
+    rows.push([`… **CPU µs / request**`, "—", int(t.proxy.cpuUs ?? NaN), int(t.switchyard.cpuUs ?? NaN), `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`]);
+    const errs = d.errors + t.proxy.errors + t.switchyard.errors;
+    if (errs) rows.push([`… errors`, int(d.errors), int(t.proxy.errors), int(t.switchyard.errors), ""]);
+  }
+  for (const { concurrency: c, targets: t } of r.streams) {
+    const d = t.direct;
+    rows.push([`streaming, ${c} streams: TTFB p50 / p99 (ms)`, pair(d.ttfbP50, d.ttfbP99), pair(t.proxy.ttfbP50, t.proxy.ttfbP99), pair(t.switchyard.ttfbP50, t.switchyard.ttfbP99), ""]);
+    rows.push([
+      `… TTFB added over direct p50 / p99 (ms)`,
+      "—",
+      `${signed(t.proxy.ttfbP50 - d.ttfbP50)} / ${signed(t.proxy.ttfbP99 - d.ttfbP99)}`,
+      `${signed(t.switchyard.ttfbP50 - d.ttfbP50)} / ${signed(t.switchyard.ttfbP99 - d.ttfbP99)}`,
+      `${signed(t.switchyard.ttfbP50 - t.proxy.ttfbP50)} ms p50 over bare${c === 32 ? " (≤ 1 ms)" : ""}`,
+    ]);
+    rows.push([`… total stream time p50 / p99 (ms)`, pair(d.totalP50, d.totalP99), pair(t.proxy.totalP50, t.proxy.totalP99), pair(t.switchyard.totalP50, t.switchyard.totalP99), ""]);
+    rows.push([`… complete streams`, `${d.complete}/${d.streams}`, `${t.proxy.complete}/${t.proxy.streams}`, `${t.switchyard.complete}/${t.switchyard.streams}`, ""]);
+    rows.push([`… **CPU µs / stream**`, "—", int(t.proxy.cpuUs ?? NaN), int(t.switchyard.cpuUs ?? NaN), `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`]);
+  }
+  const m = r.memory;
+  rows.push([`gateway RSS idle / peak under 128 streams / after load (MB)`, "", "", `${mb(m.idleMb)} / ${mb(m.peak128Mb)} / ${mb(m.afterLoadMb)}`, "peak ≤ 100 MB"]);
+  rows.push([`gateway RSS after each 128-stream round (MB)`, "", "", m.afterEachRoundMb.map((x) => x.toFixed(0)).join(", "), "no growth"]);
+  rows.push([`gateway lifetime peak RSS, whole run (MB)`, "", "", mb(m.lifetimePeakMb), ""]);
+  const s = r.startup;
+  rows.push([`compiled binary exec → /readyz 200 (ms), fresh DB / existing DB`, "", "", `${ms(median(s.freshDbMs))} / ${ms(median(s.existingDbMs))}`, ""]);
+  if (r.recordWriter) {
+    const w = r.recordWriter;
+    rows.push([`record writer → SQLite (records/s; per CPU-second)`, "", "", `${int(w.recordsPerSecond)}; ${int(w.recordsPerCpuSecond)}${w.complete ? "" : " (LOSS)"}`, "≥ 10,000"]);
+  }
+  const header = ["Metric", "direct", "bare proxy", "Switchyard", "Switchyard ÷ bare (target)"];
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+export function renderMarkdown(r: Results): string {
+  const m = r.machine;
+  const s = r.settings;
+  const lines = [
+    `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.`,
+    `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
+      `${s.rounds} alternating rounds per load (order rotated each round); CPU from /proc/<pid>/stat utime+stime of the proxy process, summed over the rounds.`,
+    "",
+    renderTable(r),
+  ];
+  if (r.failures.length) lines.push("", "Failures:", ...r.failures.map((f) => `- ${f}`));
+  return lines.join("\n") + "\n";
+}
+
+const BEGIN = "<!-- bench:begin -->";
+const END = "<!-- bench:end -->";
+
+/** Replaces the generated part of the README's Benchmark section (or appends the section at the end). */
+export function updateReadme(readme: string, markdown: string): string {
+  const block = `${BEGIN}\n${markdown}${END}`;
+  const a = readme.indexOf(BEGIN);
+  const b = readme.indexOf(END);
+  if (a >= 0 && b > a) return readme.slice(0, a) + block + readme.slice(b + END.length);
+  return `${readme.trimEnd()}\n\n## Benchmark\n\nRun \`bun run bench\` (about 5 minutes; \`bun run bench --quick\` for a shorter run).\n\n${block}\n`;
+}

@@ -1,0 +1,235 @@
+// `bun run bench`: direct → bare proxy → Switchyard under the same load, alternating rounds, one table.
+// Writes bench/results/latest.{md,json} and the README's Benchmark section (--quick: quick.{md,json},
+// README untouched). Everything runs on loopback, every loop is bounded, every child is killed on exit.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { runJson, runStreams, type Target, type TargetName } from "./load";
+import { STREAM_CHUNKS } from "./mock-upstream";
+import { CLK_TCK, CORES, PINNING, cpuTicks, memory, pinSelf, pinned, resetPeak, spawnChild, ticksToMicros, waitForOutput } from "./procs";
+import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
+import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMock, timeToReady, writeConfig } from "./targets";
+
+const quick = Bun.argv.includes("--quick");
+const S = quick
+  ? { rounds: 2, jsonPerRound: 800, streamsPerRound: { 8: 48, 32: 128, 128: 256 }, memRounds: 10, memStreams: 128, starts: 1, records: 20_000 }
+  : { rounds: 5, jsonPerRound: 3000, streamsPerRound: { 8: 160, 32: 384, 128: 768 }, memRounds: 10, memStreams: 256, starts: 3, records: 50_000 };
+const TTFT_MS = 20;
+const GAP_MS = 5;
+const SETTLE_MS = 300;
+const NAMES: TargetName[] = ["direct", "proxy", "switchyard"];
+
+function log(msg: string): void {
+  process.stderr.write(`[bench] ${msg}\n`);
+}
+
+function machine(): Results["machine"] {
+  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model ?? "unknown CPU";
+  const tools = ["wrk", "oha"].map((t) => `${t} ${Bun.which(t) ? "present, unused" : "absent"}`).join(", ");
+  return {
+    nproc: CORES,
+    cpu: model.trim(),
+    bun: Bun.version,
+    pinning: PINNING ? "proxy/gateway pinned to core 1, load generator + mock to core 0 (taskset)" : "no pinning (one core or no taskset)",
+    // One client for every target keeps the comparison fair and checks every stream's content.
+    loadGenerator: `Bun fetch client, keep-alive, fixed concurrency (${tools})`,
+  };
+}
+
+/** Round r runs the targets in a rotated order, so drift over the run falls on each target alike. */
+function order(r: number): TargetName[] {
+  return NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]!);
+}
+
+function ticksOf(t: Target): number | null {
+  return t.pid === null ? null : cpuTicks(t.pid);
+}
+
+/** Ticks after the work a round leaves behind (write-behind flushes every 100 ms) has run. */
+async function settledTicks(t: Target): Promise<number | null> {
+  await Bun.sleep(SETTLE_MS);
+  return ticksOf(t);
+}
+
+async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
+  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0 }]));
+  for (let r = 0; r < S.rounds; r++) {
+    for (const name of order(r)) {
+      const t = targets[name];
+      const before = ticksOf(t);
+      const run = await runJson(t, S.jsonPerRound, concurrency);
+      const after = await settledTicks(t);
+      const a = acc[name]!;
+      a.lat.push(...run.latencies);
+      a.wall += run.wallMs;
+      a.count += run.count;
+      a.errors += run.errors;
+      if (before !== null && after !== null) a.ticks += after - before;
+      if (run.firstError) failures.push(`${name} non-streaming c=${concurrency}: ${run.errors} errors, first: ${run.firstError}`);
+    }
+  }
+  const out = {} as Record<TargetName, JsonTargetResult>;
+  for (const name of NAMES) {
+    const a = acc[name]!;
+    const hasCpu = targets[name].pid !== null;
+    out[name] = {
+      requests: a.count,
+      errors: a.errors,
+      rps: a.count / (a.wall / 1000),
+      p50: percentile(a.lat, 50),
+      p99: percentile(a.lat, 99),
+      cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
+      cpuTicks: hasCpu ? a.ticks : null,
+    };
+  }
+  return out;
+}
+
+async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
+  const acc = Object.fromEntries(NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0 }]));
+  for (let r = 0; r < S.rounds; r++) {
+    for (const name of order(r)) {
+      const t = targets[name];
+      const before = ticksOf(t);
+      const run = await runStreams(t, S.streamsPerRound[concurrency], concurrency);
+      const after = await settledTicks(t);
+      const a = acc[name]!;
+      a.ttfb.push(...run.ttfb);
+      a.total.push(...run.total);
+      a.count += run.count;
+      a.complete += run.complete;
+      if (before !== null && after !== null) a.ticks += after - before;
+      if (run.firstFailure) failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
+    }
+  }
+  const out = {} as Record<TargetName, StreamTargetResult>;
+  for (const name of NAMES) {
+    const a = acc[name]!;
+    const hasCpu = targets[name].pid !== null;
+    out[name] = {
+      streams: a.count,
+      complete: a.complete,
+      ttfbP50: percentile(a.ttfb, 50),
+      ttfbP99: percentile(a.ttfb, 99),
+      totalP50: percentile(a.total, 50),
+      totalP99: percentile(a.total, 99),
+      cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
+      cpuTicks: hasCpu ? a.ticks : null,
+    };
+  }
+  return out;
+}
+
+async function recordWriter(records: number): Promise<Results["recordWriter"]> {
+  const child = spawnChild("record-writer", pinned([process.execPath, join(ROOT, "bench/record-writer.ts"), String(records)], 1), {}, { cwd: ROOT });
+  try {
+    // Take its one JSON line as soon as it is printed: the process need not exit on its own.
+    const line = await waitForOutput(child, /^(\{.*"records_per_second".*\})$/m, 120_000);
+    const j = JSON.parse(line) as { records: number; complete: boolean; records_per_second: number; records_per_cpu_second: number };
+    return { records: j.records, complete: j.complete, recordsPerSecond: j.records_per_second, recordsPerCpuSecond: j.records_per_cpu_second };
+  } finally {
+    await child.stop(2_000);
+  }
+}
+
+const mbOf = (kb: number) => kb / 1024;
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  pinSelf(0);
+  const dir = mkdtempSync(join(tmpdir(), "switchyard-bench-"));
+  const failures: string[] = [];
+  try {
+    log(`building the binary (bun run build)…`);
+    const build = await buildBinary(dir);
+    const mock = await startMock(TTFT_MS, GAP_MS);
+    const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
+    log(`binary built in ${(build.ms / 1000).toFixed(1)} s; timing exec → /readyz 200…`);
+    const freshDbMs: number[] = [];
+    const existingDbMs: number[] = [];
+    for (let i = 0; i < S.starts; i++) freshDbMs.push(await timeToReady(g, build.path, `start-${i}.db`));
+    for (let i = 0; i < S.starts; i++) existingDbMs.push(await timeToReady(g, build.path, `start-0.db`));
+    log(`record writer micro-benchmark (${S.records} records)…`);
+    const rw = await recordWriter(S.records);
+
+    const proxy = await startBareProxy(mock.url);
+    const gw = await startGateway(g);
+    const path = "/v1/chat/completions";
+    const json = { "content-type": "application/json" };
+    const targets: Record<TargetName, Target> = {
+      direct: { name: "direct", url: mock.url + path, headers: json, pid: null, expectRouting: false },
+      proxy: { name: "proxy", url: proxy.url + path, headers: json, pid: proxy.child.pid, expectRouting: false },
+      switchyard: { name: "switchyard", url: gw.url + path, headers: { ...json, authorization: `Bearer ${g.adminKey}` }, pid: gw.child.pid, expectRouting: true },
+    };
+    log("warming up…");
+    for (const name of NAMES) {
+      const w = await runJson(targets[name], 500, 32);
+      if (w.firstError) throw new Error(`${name} warm-up failed: ${w.firstError}`);
+      const s = await runStreams(targets[name], 64, 32);
+      if (s.firstFailure) throw new Error(`${name} warm-up stream failed: ${s.firstFailure}`);
+    }
+    await Bun.sleep(500);
+    const idleKb = memory(gw.child.pid).rssKb;
+
+    const results: Results = {
+      date: new Date().toISOString(),
+      mode: quick ? "quick" : "full",
+      machine: machine(),
+      settings: { rounds: S.rounds, jsonPerRound: S.jsonPerRound, ttftMs: TTFT_MS, gapMs: GAP_MS, streamChunks: STREAM_CHUNKS, clkTck: CLK_TCK, memStreams: S.memStreams },
+      json: [],
+      streams: [],
+      memory: { idleMb: mbOf(idleKb), lifetimePeakMb: 0, peak128Mb: 0, afterLoadMb: 0, afterEachRoundMb: [] },
+      startup: { buildMs: build.ms, freshDbMs, existingDbMs },
+      recordWriter: rw,
+      failures,
+    };
+    for (const c of [32, 128]) {
+      log(`non-streaming, ${c} connections…`);
+      results.json.push({ concurrency: c, targets: await measureJson(targets, c, failures) });
+    }
+    for (const c of [8, 32, 128] as const) {
+      log(`streaming, ${c} streams…`);
+      results.streams.push({ concurrency: c, targets: await measureStreams(targets, c, failures) });
+    }
+    log(`memory: ${S.memRounds} rounds of ${S.memStreams} streams at 128 concurrency…`);
+    results.memory.lifetimePeakMb = mbOf(memory(gw.child.pid).hwmKb);
+    const reset = resetPeak(gw.child.pid);
+    for (let i = 0; i < S.memRounds; i++) {
+      const run = await runStreams(targets.switchyard, S.memStreams, 128);
+      if (run.firstFailure) failures.push(`memory round ${i + 1}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
+      await Bun.sleep(200);
+      results.memory.afterEachRoundMb.push(mbOf(memory(gw.child.pid).rssKb));
+    }
+    // Without clear_refs the peak is the whole run's (an upper bound of the 128-stream peak).
+    results.memory.peak128Mb = mbOf(memory(gw.child.pid).hwmKb);
+    if (!reset) results.settings.peakNote = "clear_refs unavailable: peak is the whole run's";
+    await Bun.sleep(1000);
+    results.memory.afterLoadMb = mbOf(memory(gw.child.pid).rssKb);
+    results.settings.elapsedS = Math.round((performance.now() - started) / 1000);
+
+    await Promise.all([gw.child.stop(), proxy.child.stop(), mock.child.stop()]);
+    const md = renderMarkdown(results);
+    process.stdout.write(md);
+    const base = join(ROOT, "bench/results", quick ? "quick" : "latest");
+    writeFileSync(`${base}.md`, md);
+    writeFileSync(`${base}.json`, JSON.stringify(results, (_, v) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v), 1) + "\n");
+    if (!quick && !Bun.argv.includes("--no-readme")) {
+      const readme = join(ROOT, "README.md");
+      writeFileSync(readme, updateReadme(readFileSync(readme, "utf8"), md));
+    }
+    const readmeToo = !quick && !Bun.argv.includes("--no-readme");
+    log(`done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and the README's Benchmark section" : ""}`);
+    log(`median startup ${median(freshDbMs).toFixed(0)} ms`);
+    return failures.length ? 1 : 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

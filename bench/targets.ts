@@ -1,0 +1,106 @@
+// The three targets' processes: the mock upstream (core 0, with the load generator), the bare proxy
+// and Switchyard (core 1); plus the compiled binary's start-up time.
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, pinned, spawnChild, waitForHttp, waitForOutput, type Child } from "./procs";
+
+export const ROOT = join(import.meta.dir, "..");
+const BUN = process.execPath;
+
+export interface Upstream {
+  child: Child;
+  url: string;
+}
+
+export async function startMock(ttftMs: number, gapMs: number): Promise<Upstream> {
+  const child = spawnChild("mock", pinned([BUN, join(ROOT, "bench/mock-upstream.ts")], 0), { PORT: "0", TTFT_MS: String(ttftMs), GAP_MS: String(gapMs) });
+  const port = await waitForOutput(child, /"port":(\d+)/);
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startBareProxy(upstream: string): Promise<Upstream> {
+  const child = spawnChild("bare proxy", pinned([BUN, join(ROOT, "bench/bare-proxy.ts")], 1), { PORT: "0", UPSTREAM: upstream });
+  const port = await waitForOutput(child, /"port":(\d+)/);
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+export function adminKey(): string {
+  const bytes = randomBytes(40);
+  let s = "ak_";
+  for (const b of bytes) s += BASE62[b % 62];
+  return s;
+}
+
+/** A realistic configuration: two providers (same mock, different keys) for one model, generous limits. */
+export function writeConfig(dir: string, mockUrl: string): string {
+  const route = (provider: string, input: number, output: number) => ({ provider, provider_model_id: "m", input_price: input, output_price: output });
+  const config = {
+    catalog: "replace",
+    providers: {
+      m1: { adapter: "openai", base_url: `${mockUrl}/v1`, api_key: "sk-bench-1" },
+      m2: { adapter: "openai", base_url: `${mockUrl}/v1`, api_key: "sk-bench-2" },
+    },
+    models: { "bench/chat": { routes: [route("m1", 1, 2), route("m2", 1.5, 2.5)] } },
+    // The benchmark measures cost per request, not 429s: limits stay on, set far above the load.
+    limits: { inference: { per_minute: 10_000_000 } },
+  };
+  const path = join(dir, "switchyard.json");
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+export interface GatewayEnv {
+  dir: string;
+  configPath: string;
+  adminKey: string;
+}
+
+function gatewayEnv(g: GatewayEnv, port: number, db: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: `sqlite:${join(g.dir, db)}`,
+    SWITCHYARD_ADMIN_KEY: g.adminKey,
+    SWITCHYARD_LOG_LEVEL: "warn",
+    SWITCHYARD_CONFIG: g.configPath,
+  };
+}
+
+/** `bun src/main.ts serve` on core 1 (extra bun flags such as --cpu-prof go in `bunFlags`). */
+export async function startGateway(g: GatewayEnv, bunFlags: string[] = []): Promise<Upstream> {
+  const port = freePort();
+  const child = spawnChild("switchyard", pinned([BUN, ...bunFlags, join(ROOT, "src/main.ts"), "serve"], 1), gatewayEnv(g, port, "bench.db"), { cwd: ROOT });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/readyz`, 200, 30_000, 20).catch((err: unknown) => {
+    throw new Error(`${String(err)}\n${child.output()}`);
+  });
+  return { child, url };
+}
+
+/** `bun run build` into the scratch directory (so a concurrently used dist/ is left alone). */
+export async function buildBinary(dir: string): Promise<{ path: string; ms: number }> {
+  const path = join(dir, "switchyard");
+  const t0 = performance.now();
+  const p = Bun.spawn([BUN, "run", "build"], { cwd: ROOT, env: { ...process.env, SWITCHYARD_BUILD_OUT: path }, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`bun run build failed (${code}): ${out}${err}`);
+  return { path, ms: performance.now() - t0 };
+}
+
+/** Milliseconds from exec of the binary to the first /readyz 200 (fresh database: migrations included). */
+export async function timeToReady(g: GatewayEnv, binary: string, db: string): Promise<number> {
+  const port = freePort();
+  const t0 = performance.now();
+  const child = spawnChild("switchyard binary", pinned([binary, "serve"], 1), gatewayEnv(g, port, db));
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 200, 30_000, 2);
+    return performance.now() - t0;
+  } catch (err) {
+    throw new Error(`${String(err)}\n${child.output()}`);
+  } finally {
+    await child.stop();
+  }
+}

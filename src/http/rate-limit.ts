@@ -1,0 +1,44 @@
+// The rate-limit hook at the edge: every route maps to one class (CONTRACT §5); `discovery` is keyed
+// by client address, the others by API key. Over the limit → 429 rate_limit_exceeded with Retry-After;
+// otherwise the X-RateLimit-* headers are set (they reach the client on success).
+import { Elysia } from "elysia";
+import { ApiError } from "./errors";
+import { presentedKey } from "./auth";
+import { hashApiKey } from "../auth/key-format";
+import { clientAddress } from "../limits/client-address";
+import { rateLimitHeaders, retryAfterSeconds, type RateLimiter } from "../limits/limiter";
+import type { RateClass } from "../limits/classes";
+
+export type Classifier = (method: string, route: string) => RateClass | null;
+
+const INFERENCE = new Set(["POST /v1/chat/completions", "POST /v1/responses", "POST /v1/messages", "GET /v1/models", "GET /v1/models/*"]);
+const DISCOVERY_PREFIXES = ["/v1/registry/", "/v1/directory/", "/v1/byok/providers"];
+
+/** Inference and public catalog routes; management routes come from their own table. */
+export function builtinClass(method: string, route: string): RateClass | null {
+  if (INFERENCE.has(`${method} ${route}`)) return "inference";
+  if (method === "GET" && DISCOVERY_PREFIXES.some((p) => route.startsWith(p))) return "discovery";
+  return null;
+}
+
+export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[]) {
+  return new Elysia({ name: "rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, route, server, set }) => {
+    const cls = classify(request.method, route);
+    if (!cls) return;
+    const address = () => clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustedProxies);
+    let key: string;
+    if (cls === "discovery") key = address();
+    else {
+      const presented = presentedKey(request.headers, route === "/v1/messages");
+      key = presented ? hashApiKey(presented) : `addr:${address()}`;
+    }
+    const r = await limiter.check(cls, key);
+    Object.assign(set.headers, rateLimitHeaders(r));
+    if (!r.ok) {
+      throw new ApiError("rate_limit_exceeded", `Rate limit for ${cls} exceeded: ${r.limit} requests per minute. Retry after ${retryAfterSeconds(r)} s.`, {
+        retryAfterSeconds: retryAfterSeconds(r),
+        headers: rateLimitHeaders(r),
+      });
+    }
+  });
+}

@@ -1,0 +1,101 @@
+// API key routes. The full key appears only in the create response.
+import { Type } from "@sinclair/typebox";
+import type { Elysia } from "elysia";
+import { SCOPES } from "../../auth/scopes";
+import { mount } from "../mount";
+import type { Management } from "../module";
+import { writeOutcome } from "../propagation";
+import { check, checkQuery, DateTime, oneOf, uuidParam } from "../validate";
+import { renderApiKey } from "./repo";
+import { createApiKey, getApiKey, revokeApiKey, updateApiKey } from "./service";
+import { usageReply, UsageQuery } from "../usage/routes";
+
+const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
+const Scopes = Type.Array(oneOf(SCOPES), { minItems: 1, uniqueItems: true, description: "a non-empty list of distinct known scopes" });
+
+export const ApiKeyCreateBody = Type.Object(
+  {
+    name: Name,
+    scopes: Scopes,
+    expires_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: "an ISO 8601 date-time in the future, or null" })),
+    playground: Type.Optional(Type.Boolean({ description: "a boolean" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiKeyPatchBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    scopes: Type.Optional(Scopes),
+    expires_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: "an ISO 8601 date-time in the future, or null" })),
+  },
+  { additionalProperties: false },
+);
+
+const ListQuery = Type.Object({ include_revoked: Type.Optional(Type.Boolean({ description: "true or false" })) });
+
+const ms = (s: string | null | undefined) => (s === undefined ? undefined : s === null ? null : Date.parse(s));
+
+export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
+  mount(
+    app,
+    m,
+    "apiKeys.list",
+    async (c) => {
+      const q = checkQuery(ListQuery, c.query);
+      const rows = await m.repos.apiKeys.list(c.workspaceId, q.include_revoked ?? false);
+      return { status: 200, body: { api_keys: rows.map((r) => renderApiKey(r)), count: rows.length } };
+    },
+    { query: ListQuery },
+  );
+  mount(
+    app,
+    m,
+    "apiKeys.create",
+    async (c) => {
+      const b = check(ApiKeyCreateBody, c.body);
+      const { row, key } = await createApiKey(m, c.auth!.key, c.workspaceId, {
+        name: b.name,
+        scopes: b.scopes,
+        expiresAt: ms(b.expires_at) ?? null,
+        playground: b.playground ?? false,
+      });
+      const out = writeOutcome(m.shared, "created");
+      return { status: out.status, body: { ...renderApiKey(row, out.propagationStatus), key } };
+    },
+    { body: ApiKeyCreateBody, description: "The response's `key` is the full key, shown this once." },
+  );
+  mount(app, m, "apiKeys.get", async (c) => {
+    const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+    return { status: 200, body: renderApiKey(row) };
+  });
+  mount(
+    app,
+    m,
+    "apiKeys.update",
+    async (c) => {
+      const id = uuidParam(c.params.api_key_id, "api_key_id");
+      const b = check(ApiKeyPatchBody, c.body);
+      const row = await updateApiKey(m, c.auth!.key, c.workspaceId, id, { name: b.name, scopes: b.scopes, expiresAt: ms(b.expires_at) });
+      const out = writeOutcome(m.shared, "updated");
+      return { status: out.status, body: renderApiKey(row, out.propagationStatus) };
+    },
+    { body: ApiKeyPatchBody },
+  );
+  mount(app, m, "apiKeys.revoke", async (c) => {
+    const row = await revokeApiKey(m, c.actorId!, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+    const out = writeOutcome(m.shared, "deleted");
+    return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
+  });
+  mount(
+    app,
+    m,
+    "apiKeys.usage",
+    async (c) => {
+      const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      return usageReply(m, c.workspaceId, c.query, row.id);
+    },
+    { query: UsageQuery },
+  );
+  return app;
+}

@@ -1,0 +1,98 @@
+// API key lifecycle. A caller can never grant (create or patch to) a scope its own key lacks. Every
+// change goes into the key cache at once, so a revoked key fails on the very next request.
+import { ApiError } from "../../http/errors";
+import type { Scope } from "../../auth/scopes";
+import { recordAudit } from "../audit/repo";
+import type { Management } from "../module";
+import type { ApiKeyRow } from "./repo";
+
+export interface CreateApiKeyInput {
+  name: string;
+  scopes: Scope[];
+  expiresAt: number | null;
+  playground: boolean;
+}
+
+export interface PatchApiKeyInput {
+  name?: string;
+  scopes?: Scope[];
+  expiresAt?: number | null;
+}
+
+function assertGrantable(caller: ApiKeyRow, scopes: Scope[]): void {
+  scopes.forEach((s, i) => {
+    if (!caller.scopes.includes(s)) {
+      throw new ApiError("invalid_parameter", `Invalid 'scopes[${i}]': the calling key does not hold this scope, so it cannot grant it.`, {
+        param: `scopes[${i}]`,
+      });
+    }
+  });
+}
+
+function assertFuture(expiresAt: number | null | undefined, now: number): void {
+  if (expiresAt != null && expiresAt <= now) {
+    throw new ApiError("invalid_parameter", "Invalid 'expires_at': must be in the future.", { param: "expires_at" });
+  }
+}
+
+function applied(m: Management, row: ApiKeyRow): void {
+  m.keys.put(row);
+  m.events.onApiKeyChanged(row);
+}
+
+export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, input: CreateApiKeyInput) {
+  assertGrantable(caller, input.scopes);
+  assertFuture(input.expiresAt, Date.now());
+  const created = await m.db.tx(async (o) => {
+    const c = await m.repos.apiKeys.create({ workspaceId, ...input }, o);
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "api_key.created",
+      actorApiKeyId: caller.id,
+      targetId: c.row.id,
+      data: { name: c.row.name, key_prefix: c.row.keyPrefix, scopes: c.row.scopes, playground: c.row.playground, expires_at: c.row.expiresAt },
+    });
+    return c;
+  });
+  applied(m, created.row);
+  return created;
+}
+
+export async function getApiKey(m: Management, workspaceId: string, id: string): Promise<ApiKeyRow> {
+  const row = await m.repos.apiKeys.get(workspaceId, id);
+  if (!row) throw new ApiError("not_found", "API key not found.");
+  return row;
+}
+
+export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, id: string, patch: PatchApiKeyInput) {
+  const current = await getApiKey(m, workspaceId, id);
+  if (current.revokedAt !== null) throw new ApiError("invalid_request", "This API key is revoked and can no longer be changed.");
+  if (patch.scopes) assertGrantable(caller, patch.scopes);
+  assertFuture(patch.expiresAt, Date.now());
+  const row = await m.db.tx(async (o) => {
+    const updated = await m.repos.apiKeys.update(workspaceId, id, patch, o);
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "api_key.updated",
+      actorApiKeyId: caller.id,
+      targetId: id,
+      data: { changed: Object.keys(patch).filter((k) => patch[k as keyof PatchApiKeyInput] !== undefined), name: updated!.name, scopes: updated!.scopes, expires_at: updated!.expiresAt },
+    });
+    return updated!;
+  });
+  applied(m, row);
+  return row;
+}
+
+/** Revoking twice is a no-op (natural idempotency): the second call changes and records nothing. */
+export async function revokeApiKey(m: Management, callerId: string, workspaceId: string, id: string): Promise<ApiKeyRow> {
+  const current = await getApiKey(m, workspaceId, id);
+  if (current.revokedAt !== null) return current;
+  const row = await m.db.tx(async (o) => {
+    const updated = await m.repos.apiKeys.update(workspaceId, id, { revokedAt: Date.now() }, o);
+    await recordAudit(o, m.db, { workspaceId, type: "api_key.revoked", actorApiKeyId: callerId, targetId: id, data: { name: current.name } });
+    return updated!;
+  });
+  applied(m, row);
+  return row;
+}

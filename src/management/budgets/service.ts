@@ -1,0 +1,128 @@
+// Budgets: one per scope and period; `limit` is USD in the API and integer microdollars in storage.
+// A record's `spend` is its current UTC period's spend, read back from the request records with the
+// same applicability rule the live counters use (metering/budget-spend.ts).
+import { ApiError } from "../../http/errors";
+import { periodBounds, type BudgetPeriod } from "../../metering/periods";
+import { newId } from "../../platform/ids";
+import { recordAudit } from "../audit/repo";
+import { isUniqueViolation } from "../db-errors";
+import type { Management } from "../module";
+import type { PropagationStatus } from "../propagation";
+import { iso } from "../validate";
+import type { BudgetPatch, BudgetRow } from "./repo";
+
+export type BudgetScope = "workspace" | "api_key" | "byok";
+
+export interface CreateBudgetInput {
+  scope: BudgetScope;
+  scopeId: string | null;
+  period: BudgetPeriod;
+  limitMicrodollars: number;
+  enforce: boolean;
+  includeByok: boolean;
+}
+
+const invalid = (param: string, why: string) => new ApiError("validation_error", `Invalid '${param}': ${why}.`, { param });
+
+/** USD → whole microdollars; at least one microdollar, at most a billion dollars. */
+export function limitToMicro(usd: number, param = "limit"): number {
+  const micro = Math.round(usd * 1_000_000);
+  if (!Number.isFinite(usd) || micro < 1 || usd > 1e9) throw invalid(param, "expected a number of USD greater than 0 (at most 1e9)");
+  return micro;
+}
+
+/** scope_id must name something that exists: an API key of this workspace, or a BYOK provider. */
+async function checkScope(m: Management, workspaceId: string, scope: BudgetScope, scopeId: string | null): Promise<string> {
+  if (scope === "workspace") {
+    if (scopeId !== null) throw invalid("scope_id", "must be absent for a workspace budget");
+    return "";
+  }
+  if (scopeId === null) throw invalid("scope_id", `is required for a ${scope} budget`);
+  if (scope === "api_key" && !(await m.repos.apiKeys.get(workspaceId, scopeId))) throw invalid("scope_id", "no such API key in this workspace");
+  if (scope === "byok" && !m.catalog().providers.get(scopeId)?.byok) throw invalid("scope_id", "not a BYOK provider ID");
+  return scopeId;
+}
+
+const exists = () => new ApiError("budget_exists", "A budget already exists for this scope and period.");
+
+export async function createBudget(m: Management, actorId: string | null, workspaceId: string, input: CreateBudgetInput): Promise<BudgetRow> {
+  const scopeId = await checkScope(m, workspaceId, input.scope, input.scopeId);
+  const now = Date.now();
+  const row: BudgetRow = {
+    id: newId(),
+    workspaceId,
+    scope: input.scope,
+    scopeId,
+    period: input.period,
+    limitMicrodollars: input.limitMicrodollars,
+    enforce: input.enforce,
+    includeByok: input.includeByok,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await m.db.tx(async (o) => {
+      if (await m.repos.budgets.find(o, workspaceId, row.scope, scopeId, row.period)) throw exists();
+      await m.repos.budgets.insert(o, row);
+      await recordAudit(o, m.db, { workspaceId, type: "budget.created", actorApiKeyId: actorId, targetId: row.id, data: auditData(row) });
+    });
+  } catch (err) {
+    // Two creates racing past the check: the unique index decides, and the loser gets the same 409.
+    if (isUniqueViolation(err)) throw exists();
+    throw err;
+  }
+  m.events.onBudgetChanged({ kind: "upserted", budget: row });
+  return row;
+}
+
+export async function getBudget(m: Management, workspaceId: string, id: string): Promise<BudgetRow> {
+  const row = await m.repos.budgets.get(workspaceId, id);
+  if (!row) throw new ApiError("not_found", "Budget not found.");
+  return row;
+}
+
+export async function updateBudget(m: Management, actorId: string | null, workspaceId: string, id: string, patch: BudgetPatch): Promise<BudgetRow> {
+  await getBudget(m, workspaceId, id);
+  const row = await m.db.tx(async (o) => {
+    const updated = await m.repos.budgets.update(o, workspaceId, id, patch, Date.now());
+    await recordAudit(o, m.db, { workspaceId, type: "budget.updated", actorApiKeyId: actorId, targetId: id, data: auditData(updated!) });
+    return updated!;
+  });
+  m.events.onBudgetChanged({ kind: "upserted", budget: row });
+  return row;
+}
+
+export async function deleteBudget(m: Management, actorId: string | null, workspaceId: string, id: string): Promise<void> {
+  const row = await m.db.tx(async (o) => {
+    const removed = await m.repos.budgets.remove(o, workspaceId, id);
+    if (!removed) throw new ApiError("not_found", "Budget not found.");
+    await recordAudit(o, m.db, { workspaceId, type: "budget.deleted", actorApiKeyId: actorId, targetId: id, data: auditData(removed) });
+    return removed;
+  });
+  m.events.onBudgetChanged({ kind: "deleted", budget: row });
+}
+
+function auditData(b: BudgetRow) {
+  return { scope: b.scope, scope_id: b.scopeId || null, period: b.period, limit_microdollars: b.limitMicrodollars, enforce: b.enforce, include_byok: b.includeByok };
+}
+
+export async function renderBudget(m: Management, b: BudgetRow, propagation: PropagationStatus = null, now = Date.now()) {
+  const bounds = periodBounds(b.period as BudgetPeriod, now);
+  const spend = await m.budgetSpend(b, bounds.start, bounds.end);
+  return {
+    budget_id: b.id,
+    workspace_id: b.workspaceId,
+    scope: b.scope as BudgetScope,
+    scope_id: b.scopeId === "" ? null : b.scopeId,
+    period: b.period as BudgetPeriod,
+    limit: b.limitMicrodollars / 1_000_000,
+    enforce: b.enforce,
+    include_byok: b.includeByok,
+    spend: spend / 1_000_000,
+    period_start: iso(bounds.start),
+    period_end: iso(bounds.end),
+    created_at: iso(b.createdAt),
+    updated_at: iso(b.updatedAt),
+    propagation_status: propagation,
+  };
+}

@@ -1,0 +1,170 @@
+// BYOK keys (API document §4.3 rules 1-6): the secret is checked with the provider before anything is
+// saved, sealed with AES-256-GCM under the master key, and never rendered, logged or audited; only a
+// masked prefix is kept for display. The hot-path store is refreshed before the answer.
+import type { ProviderEntry } from "../../catalog/types";
+import { maskSecret, sealSecret } from "../../crypto/secret-box";
+import { ApiError } from "../../http/errors";
+import { newId } from "../../platform/ids";
+import { recordAudit } from "../audit/repo";
+import type { Management } from "../module";
+import type { PropagationStatus } from "../propagation";
+import { iso } from "../validate";
+import type { ByokPatch, ByokRow, TierSource, ValidationStatus } from "./repo";
+import { byokAad } from "./store";
+
+export interface CreateByokInput {
+  provider: string;
+  apiKey: string;
+  name: string | null;
+  isDefault: boolean;
+  accountTier: string | null;
+}
+
+export interface PatchByokInput {
+  name?: string;
+  isDefault?: boolean;
+  disabled?: boolean;
+  /** null: back to the provider's conservative default tier. */
+  accountTier?: string | null;
+}
+
+function byokProvider(m: Management, id: string): ProviderEntry {
+  const p = m.catalog().providers.get(id);
+  if (!p?.byok) throw new ApiError("invalid_parameter", "Invalid 'provider': not a provider that accepts BYOK keys (see /v1/byok/providers).", { param: "provider" });
+  return p;
+}
+
+function checkTier(p: ProviderEntry, tier: string): void {
+  if (!p.tiers.some((t) => t.name === tier)) {
+    throw new ApiError("invalid_parameter", `Invalid 'account_tier': not a tier of ${p.id} (see /v1/byok/providers/${p.id}/tiers).`, {
+      param: "account_tier",
+    });
+  }
+}
+
+/** The key's tier: what the user said, else what the provider revealed, else the provider's default. */
+function resolveTier(p: ProviderEntry, given: string | null, detected: string | undefined): { tier: string | null; source: TierSource | null } {
+  if (given !== null) return { tier: given, source: "user_specified" };
+  if (detected && p.tiers.some((t) => t.name === detected)) return { tier: detected, source: "auto_detected" };
+  return p.defaultTier ? { tier: p.defaultTier, source: "fallback" } : { tier: null, source: null };
+}
+
+async function validateWithProvider(m: Management, p: ProviderEntry, secret: string): Promise<string | undefined> {
+  const check = await m.validateCredential(p, secret, m.validationTimeoutMs);
+  // Only the outcome is logged: an upstream message might quote part of the key.
+  m.logger.debug("BYOK credential validation", { provider: p.id, ok: check.ok, kind: check.ok ? undefined : check.kind });
+  if (check.ok) return check.detectedTier;
+  if (check.kind === "invalid") {
+    throw new ApiError("invalid_provider_credentials", `${p.displayName} rejected this API key; nothing was saved.`, { param: "api_key" });
+  }
+  throw new ApiError("provider_validation_unavailable", `${p.displayName} could not validate the key right now; nothing was saved. Retry.`, {
+    provider: p.id,
+  });
+}
+
+async function applied(m: Management, workspaceId: string): Promise<void> {
+  await m.byok.refreshWorkspace(workspaceId);
+  m.events.onByokChanged(workspaceId);
+}
+
+export async function createByokKey(m: Management, actorId: string | null, workspaceId: string, input: CreateByokInput): Promise<ByokRow> {
+  const p = byokProvider(m, input.provider);
+  if (input.accountTier !== null) checkTier(p, input.accountTier);
+  const detected = await validateWithProvider(m, p, input.apiKey);
+  const { tier, source } = resolveTier(p, input.accountTier, detected);
+  const now = Date.now();
+  const id = newId();
+  const sealed = sealSecret(m.masterKey(), input.apiKey, byokAad({ workspaceId, id }));
+  const row: ByokRow = {
+    id,
+    workspaceId,
+    provider: p.id,
+    name: input.name ?? `${p.displayName} key`,
+    keyPrefix: maskSecret(input.apiKey),
+    ...sealed,
+    isDefault: input.isDefault,
+    disabled: false,
+    validationStatus: "valid" satisfies ValidationStatus,
+    accountTier: tier,
+    accountTierSource: source,
+    lastValidatedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await m.db.tx(async (o) => {
+    if (row.isDefault) await m.repos.byok.clearDefault(o, workspaceId, p.id, id, now);
+    await m.repos.byok.insert(o, row);
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "byok_key.created",
+      actorApiKeyId: actorId,
+      targetId: id,
+      data: { provider: p.id, name: row.name, is_default: row.isDefault, account_tier: tier, account_tier_source: source },
+    });
+  });
+  await applied(m, workspaceId);
+  return row;
+}
+
+export async function getByokKey(m: Management, workspaceId: string, id: string): Promise<ByokRow> {
+  const row = await m.repos.byok.get(workspaceId, id);
+  if (!row) throw new ApiError("not_found", "BYOK key not found.");
+  return row;
+}
+
+export async function updateByokKey(m: Management, actorId: string | null, workspaceId: string, id: string, input: PatchByokInput): Promise<ByokRow> {
+  const current = await getByokKey(m, workspaceId, id);
+  const patch: ByokPatch = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.isDefault !== undefined) patch.isDefault = input.isDefault;
+  if (input.disabled !== undefined) patch.disabled = input.disabled;
+  if (input.accountTier !== undefined) {
+    const p = m.catalog().providers.get(current.provider);
+    if (input.accountTier !== null && p) checkTier(p, input.accountTier);
+    const r = input.accountTier === null ? { tier: p?.defaultTier ?? null, source: p?.defaultTier ? "fallback" : null } : { tier: input.accountTier, source: "user_specified" };
+    patch.accountTier = r.tier;
+    patch.accountTierSource = r.source as TierSource | null;
+  }
+  const now = Date.now();
+  const row = await m.db.tx(async (o) => {
+    if (patch.isDefault) await m.repos.byok.clearDefault(o, workspaceId, current.provider, id, now);
+    const updated = await m.repos.byok.update(o, workspaceId, id, patch, now);
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "byok_key.updated",
+      actorApiKeyId: actorId,
+      targetId: id,
+      data: { provider: current.provider, changed: Object.keys(patch), name: updated!.name, is_default: updated!.isDefault, disabled: updated!.disabled, account_tier: updated!.accountTier },
+    });
+    return updated!;
+  });
+  await applied(m, workspaceId);
+  return row;
+}
+
+export async function deleteByokKey(m: Management, actorId: string | null, workspaceId: string, id: string): Promise<void> {
+  await m.db.tx(async (o) => {
+    const removed = await m.repos.byok.remove(o, workspaceId, id);
+    if (!removed) throw new ApiError("not_found", "BYOK key not found.");
+    await recordAudit(o, m.db, { workspaceId, type: "byok_key.deleted", actorApiKeyId: actorId, targetId: id, data: { provider: removed.provider, name: removed.name } });
+  });
+  await applied(m, workspaceId);
+}
+
+/** The redacted metadata of API document §2.12: never the secret, its ciphertext or nonce. */
+export const renderByokKey = (k: ByokRow, propagation: PropagationStatus = null) => ({
+  id: k.id,
+  workspace_id: k.workspaceId,
+  provider: k.provider,
+  name: k.name,
+  key_prefix: k.keyPrefix,
+  is_default: k.isDefault,
+  disabled: k.disabled,
+  validation_status: k.validationStatus as ValidationStatus,
+  account_tier: k.accountTier,
+  account_tier_source: k.accountTierSource as TierSource | null,
+  last_validated_at: iso(k.lastValidatedAt),
+  created_at: iso(k.createdAt),
+  updated_at: iso(k.updatedAt),
+  propagation_status: propagation,
+});

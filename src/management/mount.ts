@@ -1,0 +1,95 @@
+// Mounts one row of the route table: API key and scopes (every one required), own workspace (another
+// workspace's ID answers 404), Idempotency-Key where the row says so, then the handler, whose Reply
+// becomes the status and JSON body. Handlers receive plain values, never the Elysia context.
+import type { Elysia } from "elysia";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { authenticate, assertOwnWorkspace, type AuthContext } from "../http/auth";
+import { ApiError } from "../http/errors";
+import type { Management } from "./module";
+import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
+import { withIdempotency, type Reply } from "./idempotency/run";
+
+export type { Reply } from "./idempotency/run";
+
+export interface Call {
+  /** Null only on public rows of the table (invite acceptance). */
+  auth: AuthContext | null;
+  actorId: string | null;
+  /** The path's workspace, verified to be the key's own (the key's workspace on /v1/workspaces). */
+  workspaceId: string;
+  params: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+  headers: Headers;
+}
+
+export type Handler = (call: Call) => Promise<Reply>;
+
+export interface RouteDoc {
+  body?: TSchema;
+  query?: TObject;
+  description?: string;
+}
+
+/** The OpenAPI operation. The generator replaces `parameters` with the path parameters, so query
+ * parameters and the Idempotency-Key header are listed in the description. */
+function openapiDetail(spec: RouteSpec, doc: RouteDoc) {
+  const access = spec.public ? "No API key." : `Scopes (all required): ${spec.scopes.join(", ")}.`;
+  const notes = [access, `Rate class: ${spec.rateClass}.`];
+  if (spec.idempotent) notes.push("Honours the Idempotency-Key header (max 255 chars, ^[A-Za-z0-9_-]+$; records kept 24 h).");
+  const query = Object.entries(doc.query?.properties ?? {}).map(([name, schema]) => `\`${name}\` (${(schema as TSchema).description ?? "string"})`);
+  if (query.length) notes.push(`Query parameters, all optional: ${query.join(", ")}.`);
+  if (doc.description) notes.push(doc.description);
+  return {
+    summary: spec.summary,
+    tags: [spec.tag],
+    description: notes.join(" "),
+    security: spec.public ? [] : [{ bearer: [] }],
+    ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: doc.body } } } } : {}),
+    "x-rate-class": spec.rateClass,
+  };
+}
+
+export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler, doc: RouteDoc = {}): Elysia {
+  const spec: RouteSpec = MANAGEMENT_ROUTES[id];
+  return app.route(
+    spec.method,
+    spec.path,
+    async ({ request, params, query, body, set }) => {
+      const p = (params ?? {}) as Record<string, string | undefined>;
+      let auth: AuthContext | null = null;
+      let workspaceId = "";
+      if (!spec.public) {
+        auth = await authenticate(m.keys, request.headers, spec.scopes);
+        workspaceId = p.workspace_id ?? auth.workspaceId;
+        assertOwnWorkspace(auth, workspaceId);
+      }
+      const call: Call = {
+        auth,
+        actorId: auth?.key.id ?? null,
+        workspaceId,
+        params: p,
+        query: (query ?? {}) as Record<string, string | undefined>,
+        body,
+        headers: request.headers,
+      };
+      let reply: Reply;
+      try {
+        reply = spec.idempotent
+          ? await withIdempotency(
+              { store: m.repos.idempotency, lock: m.idempotencyLock },
+              { workspaceId, route: id, key: request.headers.get("idempotency-key"), body },
+              () => handler(call),
+            )
+          : await handler(call);
+      } catch (err) {
+        if (err instanceof ApiError) m.logger.debug("management call refused", { route: id, workspace_id: workspaceId, code: err.code, message: err.message });
+        throw err;
+      }
+      m.logger.debug("management call", { route: id, workspace_id: workspaceId, actor_api_key_id: call.actorId, status: reply.status });
+      set.status = reply.status;
+      return reply.status === 204 ? undefined : reply.body;
+    },
+    { detail: openapiDetail(spec, doc) },
+  ) as unknown as Elysia;
+}

@@ -1,0 +1,62 @@
+// Request records: the list (final attempts by default) and one call's detail with every attempt. Reading
+// a detail is itself audited (request.detail.read): it can expose prompt metadata such as user IDs.
+import { Type } from "@sinclair/typebox";
+import type { Elysia } from "elysia";
+import { ApiError } from "../../http/errors";
+import { recordAudit } from "../audit/repo";
+import { mount } from "../mount";
+import type { Management } from "../module";
+import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
+import { renderRequest } from "./repo";
+
+const Bool = Type.Boolean({ description: "true or false" });
+export const RequestListQuery = Type.Object({
+  start_date: Type.Optional(DateParam),
+  end_date: Type.Optional(DateParam),
+  model: Type.Optional(Type.String({ minLength: 1, description: "a model ID as requested, or its canonical ID" })),
+  provider: Type.Optional(Type.String({ minLength: 1, description: "a provider ID" })),
+  trace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "a gateway.metadata.trace_id" })),
+  success: Type.Optional(Bool),
+  api_key_source: Type.Optional(oneOf(["platform", "byok"] as const)),
+  is_final_attempt: Type.Optional(Bool),
+  limit: Type.Optional(Limit(100, 100)),
+  offset: Type.Optional(Offset),
+});
+
+export function requestRoutes(app: Elysia, m: Management): Elysia {
+  mount(
+    app,
+    m,
+    "requests.list",
+    async (c) => {
+      const q = checkQuery(RequestListQuery, c.query);
+      const range = dateRange(q.start_date, q.end_date);
+      const limit = q.limit ?? 100;
+      const offset = q.offset ?? 0;
+      const { rows, total } = await m.repos.requests.list(c.workspaceId, {
+        ...range,
+        model: q.model,
+        provider: q.provider,
+        traceId: q.trace_id,
+        success: q.success,
+        apiKeySource: q.api_key_source,
+        isFinalAttempt: q.is_final_attempt ?? true,
+        limit,
+        offset,
+      });
+      return { status: 200, body: { requests: rows.map(renderRequest), count: rows.length, total, limit, offset } };
+    },
+    { query: RequestListQuery, description: "Newest first. `total` counts every match; `limit` 1-100, `offset` ≥ 0." },
+  );
+  mount(app, m, "requests.get", async (c) => {
+    const requestId = c.params.request_id ?? "";
+    const attempts = await m.repos.requests.attempts(c.workspaceId, requestId);
+    if (attempts.length === 0) throw new ApiError("not_found", "Request not found.");
+    const final = attempts.find((a) => a.isFinalAttempt) ?? attempts[attempts.length - 1]!;
+    await m.db.tx((o) =>
+      recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
+    );
+    return { status: 200, body: { ...renderRequest(final), attempts: attempts.map(renderRequest) } };
+  });
+  return app;
+}

@@ -1,0 +1,89 @@
+// Routing defaults: GET the effective values, PATCH any subset (null clears a field), DELETE clears all.
+// The store is updated before the answer, so the next request through this process routes with it.
+import { Type, type TSchema } from "@sinclair/typebox";
+import type { Elysia } from "elysia";
+import { ApiError } from "../../http/errors";
+import { OPTIMIZE_STRATEGIES } from "../../routing/types";
+import { MAX_FALLBACK_ATTEMPTS } from "../../routing/defaults";
+import { recordAudit } from "../audit/repo";
+import { mount } from "../mount";
+import type { Management } from "../module";
+import { writeOutcome, type PropagationStatus } from "../propagation";
+import { check, iso, oneOf } from "../validate";
+import type { RoutingDefaultsPatch } from "./repo";
+
+const nullable = <T extends TSchema>(s: T) =>
+  Type.Optional(Type.Union([s, Type.Null()], { description: `${s.description ?? "a value"}, or null to reset it` }));
+const ProviderList = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: "a list of provider IDs" });
+
+export const RoutingDefaultsPatchBody = Type.Object(
+  {
+    optimize: nullable(oneOf(OPTIMIZE_STRATEGIES)),
+    data_policy: nullable(oneOf(["none", "no_training", "zdr"] as const)),
+    allow_fallbacks: nullable(Type.Boolean({ description: "a boolean" })),
+    max_fallback_attempts: nullable(Type.Integer({ minimum: 1, maximum: MAX_FALLBACK_ATTEMPTS, description: "an integer from 1 to 19" })),
+    providers: nullable(ProviderList),
+    exclude_providers: nullable(ProviderList),
+  },
+  { additionalProperties: false },
+);
+
+function render(m: Management, workspaceId: string, propagation: PropagationStatus) {
+  return {
+    workspace_id: workspaceId,
+    ...m.routingDefaults.get(workspaceId),
+    updated_at: iso(m.routingDefaults.updatedAt(workspaceId)),
+    propagation_status: propagation,
+  };
+}
+
+/** Provider lists name catalog providers: a typo would otherwise silently exclude nothing. */
+function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
+  const providers = m.catalog().providers;
+  for (const field of ["providers", "exclude_providers"] as const) {
+    (patch[field] ?? []).forEach((id, i) => {
+      if (!providers.has(id)) throw new ApiError("invalid_parameter", `Invalid '${field}[${i}]': unknown provider.`, { param: `${field}[${i}]` });
+    });
+  }
+}
+
+export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
+  mount(app, m, "routing.get", async (c) => ({ status: 200, body: render(m, c.workspaceId, null) }));
+  mount(
+    app,
+    m,
+    "routing.update",
+    async (c) => {
+      const patch = check(RoutingDefaultsPatchBody, c.body) as RoutingDefaultsPatch;
+      checkProviders(m, patch);
+      const stored = await m.db.tx(async (o) => {
+        const row = await m.repos.routingDefaults.patch(o, c.workspaceId, patch, Date.now());
+        await recordAudit(o, m.db, {
+          workspaceId: c.workspaceId,
+          type: "routing_defaults.updated",
+          actorApiKeyId: c.actorId,
+          targetId: c.workspaceId,
+          data: { changes: patch },
+        });
+        return row;
+      });
+      m.routingDefaults.apply(c.workspaceId, stored);
+      m.events.onRoutingDefaultsChanged(c.workspaceId);
+      const out = writeOutcome(m.shared, "updated");
+      return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
+    },
+    { body: RoutingDefaultsPatchBody, description: "Only the fields present change; null resets a field to its built-in default." },
+  );
+  mount(app, m, "routing.delete", async (c) => {
+    await m.db.tx(async (o) => {
+      await m.repos.routingDefaults.clear(o, c.workspaceId);
+      await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "routing_defaults.deleted", actorApiKeyId: c.actorId, targetId: c.workspaceId });
+    });
+    m.routingDefaults.apply(c.workspaceId, undefined);
+    m.events.onRoutingDefaultsChanged(c.workspaceId);
+    // CONTRACT §3: DELETE answers 200 with the cleared record (202 in shared mode), not 204.
+    const out = writeOutcome(m.shared, "updated");
+    return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
+  });
+  return app;
+}

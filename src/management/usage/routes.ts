@@ -1,0 +1,45 @@
+// Usage aggregates over whole UTC days (the rollups' grain). Default range: the last 30 days.
+import { Type } from "@sinclair/typebox";
+import type { Elysia } from "elysia";
+import { ApiError } from "../../http/errors";
+import { mount, type Reply } from "../mount";
+import type { Management } from "../module";
+import { checkQuery, oneOf } from "../validate";
+import { GROUP_BY } from "./repo";
+
+const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "a date, YYYY-MM-DD" });
+
+export const UsageQuery = Type.Object({
+  start_date: Type.Optional(Day),
+  end_date: Type.Optional(Day),
+  group_by: Type.Optional(oneOf(GROUP_BY)),
+});
+
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function validDay(day: string, param: string): string {
+  if (Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || dayOf(Date.parse(`${day}T00:00:00Z`)) !== day) {
+    throw new ApiError("invalid_parameter", `Invalid '${param}': not a calendar date.`, { param });
+  }
+  return day;
+}
+
+export async function usageReply(m: Management, workspaceId: string, query: Record<string, string | undefined>, apiKeyId?: string): Promise<Reply> {
+  const q = checkQuery(UsageQuery, query);
+  const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(Date.now());
+  const start = q.start_date ? validDay(q.start_date, "start_date") : dayOf(Date.parse(`${end}T00:00:00Z`) - 29 * DAY_MS);
+  if (start > end) throw new ApiError("invalid_parameter", "Invalid 'end_date': must not be before start_date.", { param: "end_date" });
+  const groupBy = q.group_by ?? "model";
+  const agg = await m.repos.usage.aggregate(workspaceId, { groupBy, startDay: start, endDay: end, apiKeyId });
+  const body = { group_by: groupBy, start_date: start, end_date: end, ...agg };
+  return { status: 200, body: apiKeyId ? { api_key_id: apiKeyId, ...body } : body };
+}
+
+export function usageRoutes(app: Elysia, m: Management): Elysia {
+  mount(app, m, "usage.get", (c) => usageReply(m, c.workspaceId, c.query), {
+    query: UsageQuery,
+    description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
+  });
+  return app;
+}

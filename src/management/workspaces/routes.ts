@@ -1,0 +1,44 @@
+// Workspaces: an API key reaches only its own workspace, so the list holds exactly that one.
+import { Type } from "@sinclair/typebox";
+import type { Elysia } from "elysia";
+import { ApiError } from "../../http/errors";
+import { recordAudit } from "../audit/repo";
+import { mount } from "../mount";
+import type { Management } from "../module";
+import { check } from "../validate";
+import { renderWorkspace } from "./repo";
+
+export const WorkspacePatch = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" }) },
+  { additionalProperties: false },
+);
+
+export function workspaceRoutes(app: Elysia, m: Management): Elysia {
+  const load = async (id: string) => {
+    const ws = await m.repos.workspaces.get(id);
+    if (!ws) throw new ApiError("not_found", "Workspace not found.");
+    return ws;
+  };
+  mount(app, m, "workspaces.list", async (c) => {
+    const ws = await load(c.workspaceId);
+    return { status: 200, body: { workspaces: [renderWorkspace(ws)], count: 1 } };
+  });
+  mount(app, m, "workspaces.get", async (c) => ({ status: 200, body: renderWorkspace(await load(c.workspaceId)) }));
+  mount(
+    app,
+    m,
+    "workspaces.update",
+    async (c) => {
+      const { name } = check(WorkspacePatch, c.body);
+      await load(c.workspaceId);
+      const row = await m.db.tx(async (o) => {
+        const updated = await m.repos.workspaces.rename(c.workspaceId, name, o);
+        await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "workspace.updated", actorApiKeyId: c.actorId, targetId: c.workspaceId, data: { name } });
+        return updated!;
+      });
+      return { status: 200, body: renderWorkspace(row) };
+    },
+    { body: WorkspacePatch },
+  );
+  return app;
+}

@@ -1,0 +1,200 @@
+// Budget counters: spend per budget per UTC period, with reservations for calls in flight.
+//
+// Concurrency rule (CONTRACT §5): a call is admitted while spent + reserved < limit for every enforced
+// budget that applies, and then reserves its estimated maximum cost. So once the counters reach the
+// limit no call is admitted, and the overshoot is bounded by the calls already in flight (each of
+// which reserved an upper bound of its cost). A lone call is never refused before spend reaches the
+// limit, even when its own estimate is larger than the headroom left.
+//
+// BudgetCounters is the seam for a shared (Redis) implementation; MemoryBudgetCounters is the
+// single-instance one. Methods may return promises so that both fit.
+import type { Database } from "../platform/db/database";
+import { budgetApplies, budgetFromRow, loadSpend, type BudgetDef, type SpendContext } from "./budget-spend";
+import { periodBounds, type BudgetPeriod } from "./periods";
+import { formatUsd } from "./pricing";
+
+export type { BudgetDef, BudgetScope, SpendContext } from "./budget-spend";
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface Reservation {
+  readonly id: string;
+  readonly ctx: SpendContext;
+  /** When the call started: its spend belongs to the periods containing this time. */
+  readonly at: number;
+  readonly amount: number;
+  /** Budgets holding part of this reservation, with the period key it was taken in. */
+  readonly holds: { budgetId: string; periodKey: string }[];
+}
+
+export type ReserveResult =
+  | { ok: true; reservation: Reservation }
+  | { ok: false; code: "budget_exceeded"; budget: BudgetDef; message: string };
+
+export interface BudgetCounters {
+  reserve(ctx: SpendContext, estimatedMicrodollars: number, now?: number): MaybePromise<ReserveResult>;
+  /** Ends a reservation and adds the call's actual cost to every budget that applies. */
+  settle(reservation: Reservation, actualMicrodollars: number): MaybePromise<void>;
+  /** Ends a reservation without spend (the attempt failed or was not charged). */
+  release(reservation: Reservation): MaybePromise<void>;
+  /** Current-period spend of a budget (the budget record's `spend`), microdollars. */
+  spend(budgetId: string, now?: number): MaybePromise<number>;
+  /** X-Budget-{Daily,Weekly,Monthly}-{Spend,Limit} for a call by this key; only periods with a budget. */
+  headers(workspaceId: string, apiKeyId: string | null, now?: number): MaybePromise<Record<string, string>>;
+  upsertBudget(def: BudgetDef): Promise<void>;
+  removeBudget(budgetId: string): MaybePromise<void>;
+  load(): Promise<void>;
+}
+
+interface PeriodState {
+  periodStart: number;
+  periodKey: string;
+  spent: number;
+  reserved: number;
+}
+
+const HEADER_PERIOD: Record<BudgetPeriod, string> = { daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
+
+export class MemoryBudgetCounters implements BudgetCounters {
+  private readonly defs = new Map<string, BudgetDef>();
+  private readonly byWorkspace = new Map<string, Set<string>>();
+  private readonly states = new Map<string, PeriodState>();
+  private readonly ended = new WeakSet<Reservation>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Loads every budget and its current-period spend from the database. */
+  async load(): Promise<void> {
+    const rows = await this.db.orm.select().from(this.db.t.budgets);
+    for (const row of rows) await this.upsertBudget(budgetFromRow(row));
+  }
+
+  async upsertBudget(def: BudgetDef): Promise<void> {
+    const old = this.defs.get(def.id);
+    this.defs.set(def.id, { ...def });
+    let ids = this.byWorkspace.get(def.workspaceId);
+    if (!ids) this.byWorkspace.set(def.workspaceId, (ids = new Set()));
+    ids.add(def.id);
+    // Spend depends on scope and include_byok; a limit or enforce change keeps the counters.
+    const same = old && old.scope === def.scope && old.scopeId === def.scopeId && old.period === def.period && old.includeByok === def.includeByok;
+    if (same) return;
+    const now = this.clock();
+    const b = periodBounds(def.period, now);
+    const spent = await loadSpend(this.db, def, b.start, b.end);
+    this.states.set(def.id, { periodStart: b.start, periodKey: b.key, spent, reserved: 0 });
+  }
+
+  removeBudget(budgetId: string): void {
+    const def = this.defs.get(budgetId);
+    if (!def) return;
+    this.defs.delete(budgetId);
+    this.states.delete(budgetId);
+    this.byWorkspace.get(def.workspaceId)?.delete(budgetId);
+  }
+
+  budget(budgetId: string): BudgetDef | undefined {
+    const def = this.defs.get(budgetId);
+    return def ? { ...def } : undefined;
+  }
+
+  reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): ReserveResult {
+    const applicable = this.applicable(ctx).filter((d) => d.enforce);
+    for (const def of applicable) {
+      const st = this.state(def, now);
+      if (st && st.spent + st.reserved >= def.limitMicrodollars) {
+        return { ok: false, code: "budget_exceeded", budget: { ...def }, message: exceededMessage(def, st.spent) };
+      }
+    }
+    const amount = Math.max(0, Math.ceil(estimatedMicrodollars));
+    const holds: Reservation["holds"] = [];
+    for (const def of applicable) {
+      const st = this.state(def, now);
+      if (!st) continue;
+      st.reserved += amount;
+      holds.push({ budgetId: def.id, periodKey: st.periodKey });
+    }
+    return { ok: true, reservation: { id: crypto.randomUUID(), ctx: { ...ctx }, at: now, amount, holds } };
+  }
+
+  settle(reservation: Reservation, actualMicrodollars: number): void {
+    if (!this.end(reservation)) return;
+    if (actualMicrodollars <= 0) return;
+    // Budgets created while the call ran count it too: applicability is evaluated now.
+    for (const def of this.applicable(reservation.ctx)) {
+      const st = this.state(def, reservation.at);
+      if (st) st.spent += actualMicrodollars;
+    }
+  }
+
+  release(reservation: Reservation): void {
+    this.end(reservation);
+  }
+
+  spend(budgetId: string, now = this.clock()): number {
+    const def = this.defs.get(budgetId);
+    if (!def) return 0;
+    return this.state(def, now)?.spent ?? 0;
+  }
+
+  headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Record<string, string> {
+    // Per period, the budget with the least headroom among the workspace's and this key's budgets.
+    const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
+    for (const id of this.byWorkspace.get(workspaceId) ?? []) {
+      const def = this.defs.get(id)!;
+      if (def.scope === "byok" || (def.scope === "api_key" && def.scopeId !== apiKeyId)) continue;
+      const spent = this.state(def, now)?.spent ?? 0;
+      const cur = tightest.get(def.period);
+      if (!cur || def.limitMicrodollars - spent < cur.def.limitMicrodollars - cur.spent) tightest.set(def.period, { def, spent });
+    }
+    const out: Record<string, string> = {};
+    for (const [period, { def, spent }] of tightest) {
+      out[`X-Budget-${HEADER_PERIOD[period]}-Spend`] = formatUsd(spent);
+      out[`X-Budget-${HEADER_PERIOD[period]}-Limit`] = formatUsd(def.limitMicrodollars);
+    }
+    return out;
+  }
+
+  private applicable(ctx: SpendContext): BudgetDef[] {
+    const out: BudgetDef[] = [];
+    for (const id of this.byWorkspace.get(ctx.workspaceId) ?? []) {
+      const def = this.defs.get(id)!;
+      if (budgetApplies(def, ctx)) out.push(def);
+    }
+    return out;
+  }
+
+  /**
+   * The counters of the period containing `at`, rolled over when `at` is in a later period than the
+   * stored one. Null for an earlier period (a call that started before a rollover): its spend no
+   * longer matters to enforcement.
+   */
+  private state(def: BudgetDef, at: number): PeriodState | null {
+    const b = periodBounds(def.period, at);
+    let st = this.states.get(def.id);
+    if (!st || b.start > st.periodStart) {
+      st = { periodStart: b.start, periodKey: b.key, spent: 0, reserved: 0 };
+      this.states.set(def.id, st);
+    }
+    return b.start < st.periodStart ? null : st;
+  }
+
+  /** Releases the reservation's holds once; false when it had already ended. */
+  private end(reservation: Reservation): boolean {
+    if (this.ended.has(reservation)) return false;
+    this.ended.add(reservation);
+    for (const h of reservation.holds) {
+      const st = this.states.get(h.budgetId);
+      if (st && st.periodKey === h.periodKey) st.reserved = Math.max(0, st.reserved - reservation.amount);
+    }
+    return true;
+  }
+}
+
+function exceededMessage(def: BudgetDef, spent: number): string {
+  const scope =
+    def.scope === "workspace" ? "workspace" : def.scope === "api_key" ? `API key ${def.scopeId}` : `BYOK provider ${def.scopeId}`;
+  return `The ${def.period} budget for ${scope} is exhausted: spent $${formatUsd(spent)} of $${formatUsd(def.limitMicrodollars)} this period.`;
+}

@@ -1,0 +1,163 @@
+// Writes one batch of request records in ONE transaction: the records, the usage rollups they add to,
+// and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
+// not confirm: records are insert-or-ignore on (request_id, attempt), and only the records this
+// statement really inserted (RETURNING) feed the rollups; debit rows have IDs derived from the request ID.
+import { getTableColumns, sql } from "drizzle-orm";
+import type { Database, Orm } from "../platform/db/database";
+import type { creditLedger } from "../platform/db/schema-sqlite";
+import { BulkInsert, ROWS_PER_STATEMENT } from "./bulk-insert";
+import { chargesCredits, debitLedgerId, toRow, utcDay, type RequestRecord, type RequestRecordRow } from "./request-record";
+
+type LedgerRow = typeof creditLedger.$inferInsert;
+
+export interface BatchOutcome {
+  /** Records inserted by this batch (the others already existed: a retried batch). */
+  inserted: number;
+  duplicates: number;
+}
+
+export async function writeBatch(db: Database, batch: readonly RequestRecord[], now: number): Promise<BatchOutcome> {
+  return db.tx(async (orm) => {
+    const fresh = await insertRecords(db, orm, batch);
+    await upsertRollups(db, orm, fresh);
+    await insertDebits(db, orm, fresh, now);
+    return { inserted: fresh.length, duplicates: batch.length - fresh.length };
+  });
+}
+
+async function insertRecords(db: Database, orm: Orm, batch: readonly RequestRecord[]): Promise<RequestRecord[]> {
+  const inserted = (await recordInsert(db).run(orm, batch.map(toRow))) as { requestId: string; attempt: number }[];
+  const insertedKeys = new Set(inserted.map((r) => key(r.requestId, r.attempt)));
+  // A key is consumed on first match, so a record enqueued twice in one batch counts once.
+  const fresh: RequestRecord[] = [];
+  for (const r of batch) {
+    if (insertedKeys.delete(key(r.requestId, r.attempt))) fresh.push(r);
+  }
+  return fresh;
+}
+
+// Statement caches per Database (its tables are the dialect's own objects).
+const recordInserts = new WeakMap<Database, BulkInsert<RequestRecordRow>>();
+const debitInserts = new WeakMap<Database, BulkInsert<LedgerRow>>();
+
+function recordInsert(db: Database): BulkInsert<RequestRecordRow> {
+  let b = recordInserts.get(db);
+  if (!b) {
+    const t = db.t.requestRecords;
+    const columns = Object.keys(getTableColumns(t)) as (keyof RequestRecordRow & string)[];
+    b = new BulkInsert<RequestRecordRow>(columns, (orm, rows) =>
+      // prepare() takes no argument on SQLite; Postgres' optional statement name is left out (unnamed).
+      orm
+        .insert(t)
+        .values(rows as unknown as RequestRecordRow[])
+        .onConflictDoNothing({ target: [t.requestId, t.attempt] })
+        .returning({ requestId: t.requestId, attempt: t.attempt })
+        .prepare(),
+    );
+    recordInserts.set(db, b);
+  }
+  return b;
+}
+
+function debitInsert(db: Database): BulkInsert<LedgerRow> {
+  let b = debitInserts.get(db);
+  if (!b) {
+    const t = db.t.creditLedger;
+    const columns = Object.keys(getTableColumns(t)) as (keyof LedgerRow & string)[];
+    b = new BulkInsert<LedgerRow>(columns, (orm, rows) =>
+      orm
+        .insert(t)
+        .values(rows as unknown as LedgerRow[])
+        .onConflictDoNothing({ target: t.id })
+        .prepare(),
+    );
+    debitInserts.set(db, b);
+  }
+  return b;
+}
+
+interface RollupDelta {
+  workspaceId: string;
+  day: string;
+  model: string;
+  provider: string;
+  apiKeyId: string;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicrodollars: number;
+}
+
+/**
+ * Rollups per (workspace, UTC day, model, provider, API key). `requests` counts calls (final attempts)
+ * and `errors` the failed ones (CONTRACT §6); tokens and cost add every attempt, so a rollup always
+ * equals the sum of its records. Deltas are summed here first: one row per key per statement, which
+ * Postgres requires for ON CONFLICT DO UPDATE.
+ */
+export function rollupDeltas(records: readonly RequestRecord[]): RollupDelta[] {
+  const byKey = new Map<string, RollupDelta>();
+  for (const r of records) {
+    const d = {
+      workspaceId: r.workspaceId,
+      day: utcDay(r.createdAt),
+      model: r.modelCanonical ?? r.model ?? "",
+      provider: r.provider ?? "",
+      apiKeyId: r.apiKeyId ?? "",
+    };
+    const k = [d.workspaceId, d.day, d.model, d.provider, d.apiKeyId].join("\u0000");
+    let acc = byKey.get(k);
+    if (!acc) {
+      acc = { ...d, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: 0 };
+      byKey.set(k, acc);
+    }
+    if (r.isFinalAttempt) {
+      acc.requests += 1;
+      if (!r.success) acc.errors += 1;
+    }
+    acc.inputTokens += r.inputTokens;
+    acc.outputTokens += r.outputTokens;
+    acc.costMicrodollars += r.costMicrodollars;
+  }
+  return [...byKey.values()];
+}
+
+async function upsertRollups(db: Database, orm: Orm, fresh: readonly RequestRecord[]): Promise<void> {
+  const t = db.t.usageRollups;
+  const deltas = rollupDeltas(fresh);
+  for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
+    await orm
+      .insert(t)
+      .values(deltas.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflictDoUpdate({
+        target: [t.workspaceId, t.day, t.model, t.provider, t.apiKeyId],
+        set: {
+          requests: sql`${t.requests} + excluded.requests`,
+          errors: sql`${t.errors} + excluded.errors`,
+          inputTokens: sql`${t.inputTokens} + excluded.input_tokens`,
+          outputTokens: sql`${t.outputTokens} + excluded.output_tokens`,
+          costMicrodollars: sql`${t.costMicrodollars} + excluded.cost_microdollars`,
+        },
+      });
+  }
+}
+
+/**
+ * One debit per charged call. created_at is the write time, not the request time: the credit poller
+ * (credits.ts) watches recent created_at values, so a row must never appear with an old timestamp.
+ */
+async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecord[], now: number): Promise<void> {
+  const rows: LedgerRow[] = fresh.filter(chargesCredits).map((r) => ({
+    id: debitLedgerId(r.requestId),
+    workspaceId: r.workspaceId,
+    amountMicrodollars: -r.costMicrodollars,
+    reason: "usage",
+    requestId: r.requestId,
+    createdAt: now,
+  }));
+  await debitInsert(db).run(orm, rows);
+}
+
+function key(requestId: string, attempt: number): string {
+  return `${attempt}:${requestId}`;
+}

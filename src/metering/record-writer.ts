@@ -1,0 +1,205 @@
+// Write-behind queue for request records. The request path only calls enqueue() (never awaits the
+// database); batches are flushed by size or by age, one transaction each (record-batch.ts).
+//
+// Back-pressure: `maxQueued` is an admission limit, not a drop limit. The pipeline asks isFull() before
+// it starts a call and answers 503 when it is true; enqueue() itself always accepts, because the record
+// describes work already done (and possibly charged). So the queue can pass maxQueued only by the records
+// of calls already in flight when it filled up, and no record is ever dropped.
+//
+// Failure: when a batch fails (database down, locked, slow), it stays at the head of the queue and is
+// retried with exponential backoff; later records wait behind it. Retrying a batch whose commit did
+// happen is harmless: the batch write is idempotent.
+import type { Database } from "../platform/db/database";
+import { writeBatch } from "./record-batch";
+import type { RequestRecord } from "./request-record";
+
+export interface RecordWriterOptions {
+  /** Records per transaction; a full batch is flushed at once. Default 500. */
+  batchSize?: number;
+  /** Longest a record waits for a partial batch to be flushed, ms. Default 100. */
+  flushIntervalMs?: number;
+  /** isFull() turns true at this many queued records. Default 100,000. */
+  maxQueued?: number;
+  /** First retry delay after a failed batch, doubled per failure up to maxBackoffMs. Default 100. */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Called after each committed batch with all of its records (inserted now or already present). */
+  onFlushed?: (records: readonly RequestRecord[]) => void;
+  /** Called when a batch fails; the batch will be retried. */
+  onError?: (err: unknown, queued: number) => void;
+  now?: () => number;
+}
+
+export interface RecordWriterStatus {
+  queued: number;
+  lastError: string | null;
+  /** Epoch ms of the last committed batch, null before the first. */
+  lastFlushAt: number | null;
+  /** False while the last attempted batch failed (records are waiting for the database). */
+  healthy: boolean;
+}
+
+export interface DrainResult {
+  /** True when every queued record was committed before the timeout. */
+  complete: boolean;
+  remaining: number;
+}
+
+export class RecordWriter {
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxQueued: number;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly now: () => number;
+
+  /** Records not yet taken into a batch. A plain array with a head index: shift() would be O(n). */
+  private queue: RequestRecord[] = [];
+  private head = 0;
+  /** The batch being written or waiting for a retry; it goes first, always. */
+  private pending: RequestRecord[] | null = null;
+  private flushing: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Epoch ms the armed timer fires at. */
+  private timerDue = 0;
+  private failures = 0;
+  private lastError: string | null = null;
+  private lastFlushAt: number | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly opts: RecordWriterOptions = {},
+  ) {
+    this.batchSize = opts.batchSize ?? 500;
+    this.flushIntervalMs = opts.flushIntervalMs ?? 100;
+    this.maxQueued = opts.maxQueued ?? 100_000;
+    this.initialBackoffMs = opts.initialBackoffMs ?? 100;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 5_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Queues a record; returns at once. Never drops a record (see the back-pressure note above). */
+  enqueue(record: RequestRecord): void {
+    this.queue.push(record);
+    if (this.flushing) return; // the running flush loop picks it up
+    if (this.waiting() >= this.batchSize && this.failures === 0) this.schedule(0);
+    else this.schedule(this.failures === 0 ? this.flushIntervalMs : this.backoffMs());
+  }
+
+  /** True when new calls should be refused (503) until the database catches up. */
+  isFull(): boolean {
+    return this.size() >= this.maxQueued;
+  }
+
+  size(): number {
+    return this.waiting() + (this.pending?.length ?? 0);
+  }
+
+  status(): RecordWriterStatus {
+    return { queued: this.size(), lastError: this.lastError, lastFlushAt: this.lastFlushAt, healthy: this.failures === 0 };
+  }
+
+  /** Flushes now, until the queue is empty or a batch fails. Resolves when that pass is over. */
+  flush(): Promise<void> {
+    this.clearTimer();
+    if (!this.flushing) {
+      this.flushing = this.flushLoop().finally(() => {
+        this.flushing = null;
+        this.afterLoop();
+      });
+    }
+    return this.flushing;
+  }
+
+  /**
+   * Shutdown: writes everything queued, retrying failed batches until timeoutMs has passed.
+   * Timers are cleared afterwards; records enqueued later are flushed by the usual timer again.
+   */
+  async drain(timeoutMs = 10_000): Promise<DrainResult> {
+    const deadline = this.now() + timeoutMs;
+    let delay = this.initialBackoffMs;
+    while (this.size() > 0) {
+      const left = deadline - this.now();
+      if (left <= 0) break;
+      // A batch stuck on a lock must not hold shutdown past the deadline.
+      await Promise.race([this.flush(), Bun.sleep(left)]);
+      if (this.size() === 0 || this.failures === 0) continue;
+      await Bun.sleep(Math.min(delay, Math.max(0, deadline - this.now())));
+      delay = Math.min(delay * 2, this.maxBackoffMs);
+    }
+    const remaining = this.size();
+    if (remaining === 0) this.clearTimer();
+    return { complete: remaining === 0, remaining };
+  }
+
+  private waiting(): number {
+    return this.queue.length - this.head;
+  }
+
+  private async flushLoop(): Promise<void> {
+    for (;;) {
+      const batch = this.pending ?? this.take();
+      if (batch.length === 0) return;
+      this.pending = batch;
+      try {
+        await writeBatch(this.db, batch, this.now());
+      } catch (err) {
+        this.failures += 1;
+        this.lastError = err instanceof Error ? err.message : String(err);
+        this.opts.onError?.(err, this.size());
+        return; // afterLoop schedules the retry with backoff
+      }
+      this.pending = null;
+      this.failures = 0;
+      this.lastError = null;
+      this.lastFlushAt = this.now();
+      try {
+        this.opts.onFlushed?.(batch);
+      } catch (err) {
+        this.opts.onError?.(err, this.size()); // the batch is committed: a hook failure changes nothing here
+      }
+      // Keep going while full batches are ready; a partial batch waits for its timer (afterLoop).
+      if (this.waiting() < this.batchSize) return;
+    }
+  }
+
+  /** Runs once the loop has ended, so records enqueued while it was ending are never left without a timer. */
+  private afterLoop(): void {
+    if (this.failures > 0) this.schedule(this.backoffMs(), true);
+    else if (this.waiting() >= this.batchSize) this.schedule(0, true);
+    else if (this.waiting() > 0) this.schedule(this.flushIntervalMs);
+  }
+
+  private take(): RequestRecord[] {
+    const end = Math.min(this.queue.length, this.head + this.batchSize);
+    const batch = this.queue.slice(this.head, end);
+    this.head = end;
+    // Compact now and then so the array does not grow for ever.
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return batch;
+  }
+
+  private backoffMs(): number {
+    return Math.min(this.initialBackoffMs * 2 ** Math.max(0, this.failures - 1), this.maxBackoffMs);
+  }
+
+  /** Arms the flush timer unless one is armed already (replace: a sooner or retry deadline wins). */
+  private schedule(ms: number, replace = false): void {
+    const due = this.now() + ms;
+    if (this.timer && !replace && (ms > 0 || this.timerDue <= due)) return;
+    this.clearTimer();
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

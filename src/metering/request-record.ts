@@ -1,0 +1,94 @@
+// One attempt of one call, as the pipeline hands it to the RecordWriter (CONTRACT §3 "request record").
+// Every attempt of a call shares its requestId; attempt numbers start at 1 and only the last attempt has
+// isFinalAttempt. Times are epoch ms; money is integer microdollars.
+import type { requestRecords } from "../platform/db/schema-sqlite";
+
+export type ApiKeySource = "platform" | "byok";
+
+export interface RequestRecord {
+  /** The X-Request-ID of the call. */
+  requestId: string;
+  attempt: number;
+  workspaceId: string;
+  createdAt: number;
+  /** e.g. "chat_completions", "responses", "messages". */
+  endpoint: string;
+  /** The model ID as the client asked for it. */
+  model: string | null;
+  modelCanonical: string | null;
+  provider: string | null;
+  providerModelId: string | null;
+  apiKeyId: string | null;
+  apiKeySource: ApiKeySource | null;
+  /** What the client received (final attempt), or what the upstream answered / 0 for a connection failure. */
+  statusCode: number;
+  success: boolean;
+  isFinalAttempt: boolean;
+  latencyMs: number;
+  ttftMs: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  costMicrodollars: number;
+  routingStrategy: string | null;
+  errorCode: string | null;
+  traceId: string | null;
+  userId: string | null;
+  tags: string[] | null;
+  customFields: Record<string, string> | null;
+  /**
+   * Debit the workspace's credits for this attempt (platform credential, credits enforced or not).
+   * Not stored: it tells the writer to add a ledger row for a final attempt with cost > 0.
+   */
+  chargeCredits: boolean;
+}
+
+export type RequestRecordRow = typeof requestRecords.$inferInsert;
+
+export function toRow(r: RequestRecord): RequestRecordRow {
+  return {
+    requestId: r.requestId,
+    attempt: r.attempt,
+    workspaceId: r.workspaceId,
+    createdAt: r.createdAt,
+    endpoint: r.endpoint,
+    model: r.model,
+    modelCanonical: r.modelCanonical,
+    provider: r.provider,
+    providerModelId: r.providerModelId,
+    apiKeyId: r.apiKeyId,
+    apiKeySource: r.apiKeySource,
+    statusCode: r.statusCode,
+    success: r.success,
+    isFinalAttempt: r.isFinalAttempt,
+    latencyMs: Math.round(r.latencyMs),
+    ttftMs: r.ttftMs === null ? null : Math.round(r.ttftMs),
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    cachedTokens: r.cachedTokens,
+    reasoningTokens: r.reasoningTokens,
+    costMicrodollars: r.costMicrodollars,
+    routingStrategy: r.routingStrategy,
+    errorCode: r.errorCode,
+    traceId: r.traceId,
+    userId: r.userId,
+    tags: r.tags === null ? null : JSON.stringify(r.tags),
+    customFields: r.customFields === null ? null : JSON.stringify(r.customFields),
+  };
+}
+
+/** The ledger row ID of a call's credit debit: derived from the request ID so a retried batch cannot debit twice. */
+export function debitLedgerId(requestId: string): string {
+  return `debit:${requestId}`;
+}
+
+/** Does this record produce a credit debit? (CONTRACT §5: BYOK attempts are never charged.) */
+export function chargesCredits(r: Pick<RequestRecord, "isFinalAttempt" | "chargeCredits" | "costMicrodollars">): boolean {
+  return r.isFinalAttempt && r.chargeCredits && r.costMicrodollars > 0;
+}
+
+/** UTC calendar day of an epoch-ms time, "YYYY-MM-DD": the usage_rollups day key. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
