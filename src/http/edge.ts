@@ -44,24 +44,29 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
     }
     return errorResponse(err, id);
   };
+  const toApiError = (code: unknown, error: unknown, request: Request, path: string): ApiError => {
+    if (error instanceof ApiError) return error;
+    if (code === "NOT_FOUND") return new ApiError("not_found", `No route for ${request.method} ${path}.`);
+    if (code === "VALIDATION") return validationError(error as ValidationLike);
+    if (code === "PARSE") return new ApiError("invalid_request", "The request body is not valid JSON.");
+    logger.error("unhandled error", {
+      request_id: requestIdOf(request),
+      path,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    return new ApiError("internal_error", "Internal error. Quote the request id when reporting it.");
+  };
   return new Elysia({ name: "edge" })
     .onRequest(({ request, set }) => {
       const id = requestIdFrom(request.headers.get("x-request-id"));
       started.set(request, { id, t0: performance.now() });
       set.headers["x-request-id"] = id;
     })
-    .onError({ as: "global" }, ({ code, error, request, path }) => {
-      if (error instanceof ApiError) return render(error, request);
-      if (code === "NOT_FOUND") return render(new ApiError("not_found", `No route for ${request.method} ${path}.`), request);
-      if (code === "VALIDATION") return render(validationError(error as ValidationLike), request);
-      if (code === "PARSE") return render(new ApiError("invalid_request", "The request body is not valid JSON."), request);
-      logger.error("unhandled error", {
-        request_id: requestIdOf(request),
-        path,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-      return render(new ApiError("internal_error", "Internal error. Quote the request id when reporting it."), request);
+    .onError({ as: "global" }, ({ code, error, request, path, set }) => {
+      const res = render(toApiError(code, error, request, path), request);
+      set.status = res.status;
+      return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
       const s = started.get(request);
