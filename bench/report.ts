@@ -18,6 +18,8 @@ export interface JsonTargetResult {
   /** CPU of the proxy process per request; null for direct (no process in between). */
   cpuUs: number | null;
   cpuTicks: number | null;
+  /** The same figure per round, to show the spread. */
+  cpuUsPerRound: number[];
 }
 
 export interface StreamTargetResult {
@@ -29,6 +31,8 @@ export interface StreamTargetResult {
   totalP99: number;
   cpuUs: number | null;
   cpuTicks: number | null;
+  /** The same figure per round, to show the spread. */
+  cpuUsPerRound: number[];
 }
 
 export interface Results {

@@ -52,7 +52,7 @@ async function settledTicks(t: Target): Promise<number | null> {
 }
 
 async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
-  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0 }]));
+  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, perRound: [] as number[] }]));
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
@@ -64,7 +64,10 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
       a.wall += run.wallMs;
       a.count += run.count;
       a.errors += run.errors;
-      if (before !== null && after !== null) a.ticks += after - before;
+      if (before !== null && after !== null) {
+        a.ticks += after - before;
+        a.perRound.push(ticksToMicros(after - before) / run.count);
+      }
       if (run.firstError) failures.push(`${name} non-streaming c=${concurrency}: ${run.errors} errors, first: ${run.firstError}`);
     }
   }
@@ -80,13 +83,14 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
       p99: percentile(a.lat, 99),
       cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
       cpuTicks: hasCpu ? a.ticks : null,
+      cpuUsPerRound: a.perRound,
     };
   }
   return out;
 }
 
 async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
-  const acc = Object.fromEntries(NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0 }]));
+  const acc = Object.fromEntries(NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, perRound: [] as number[] }]));
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
@@ -98,7 +102,10 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
       a.total.push(...run.total);
       a.count += run.count;
       a.complete += run.complete;
-      if (before !== null && after !== null) a.ticks += after - before;
+      if (before !== null && after !== null) {
+        a.ticks += after - before;
+        a.perRound.push(ticksToMicros(after - before) / run.count);
+      }
       if (run.firstFailure) failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
     }
   }
@@ -115,6 +122,7 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
       totalP99: percentile(a.total, 99),
       cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
       cpuTicks: hasCpu ? a.ticks : null,
+      cpuUsPerRound: a.perRound,
     };
   }
   return out;
@@ -163,7 +171,8 @@ async function main(): Promise<number> {
     };
     log("warming up…");
     for (const name of NAMES) {
-      const w = await runJson(targets[name], 500, 32);
+      // Enough requests for the JIT to reach its optimising tiers before anything is measured.
+      const w = await runJson(targets[name], 3000, 32);
       if (w.firstError) throw new Error(`${name} warm-up failed: ${w.firstError}`);
       const s = await runStreams(targets[name], 64, 32);
       if (s.firstFailure) throw new Error(`${name} warm-up stream failed: ${s.firstFailure}`);

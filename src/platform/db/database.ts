@@ -51,7 +51,9 @@ export function openDatabase(url: string): Database {
 function openSqlite(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const raw = new BunSqlite(path, { create: true, strict: true });
-  raw.run("PRAGMA busy_timeout = 5000");
+  // bun:sqlite is synchronous: a busy wait blocks the event loop. Keep it short; writers that meet a
+  // lock (the CLI, another instance) fail fast and the record writer retries with backoff.
+  raw.run("PRAGMA busy_timeout = 250");
   raw.run("PRAGMA journal_mode = WAL");
   raw.run("PRAGMA synchronous = NORMAL");
   const orm = drizzleSqlite(raw, { schema: sqliteSchema });

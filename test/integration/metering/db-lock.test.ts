@@ -25,7 +25,7 @@ test("sqlite file locked by another process (BEGIN EXCLUSIVE): records wait and 
   other.run("BEGIN EXCLUSIVE");
   writer = new RecordWriter(t.db, { batchSize: 10, flushIntervalMs: 5, initialBackoffMs: 10 });
   for (let i = 0; i < 30; i++) writer.enqueue(makeRecord());
-  // The facade's busy_timeout is 5 s: the first batch fails after it.
+  // The facade's busy_timeout is 250 ms: the first batch fails after it.
   expect(await waitFor(() => !writer!.status().healthy, 15_000)).toBe(true);
   expect(writer.status().queued).toBe(30);
   expect(writer.status().lastError).toContain("locked");
