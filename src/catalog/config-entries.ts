@@ -4,6 +4,8 @@ import type { ModelConfigT, ProviderConfigT, RouteConfigT } from "../config/sche
 import {
   DEFAULT_FIRST_BYTE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STREAM_TIMEOUT_MS,
   DEFAULT_LATENCY_PRIOR,
   DEFAULT_TIMEOUT_MS,
   PROVIDER_LATENCY_PRIORS,
@@ -62,6 +64,8 @@ export function providerFromConfig(
     timeoutMs: cfg.timeout_ms ?? base?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     firstByteTimeoutMs: cfg.first_byte_timeout_ms ?? base?.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
     idleTimeoutMs: cfg.idle_timeout_ms ?? base?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    connectTimeoutMs: cfg.connect_timeout_ms ?? base?.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    streamTimeoutMs: cfg.stream_timeout_ms ?? base?.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS,
     supportsResponses: cfg.supports_responses ?? base?.supportsResponses ?? false,
     local: base?.local ?? false,
   };

@@ -13,6 +13,8 @@ import type { DataPolicy, ProviderEntry, TierEntry } from "./types";
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_STREAM_TIMEOUT_MS = 600_000;
 
 /** Routing priors before any measurement, per provider; a route may carry its own. */
 export interface LatencyPrior {
@@ -162,6 +164,8 @@ function toEntry(row: Row): ProviderEntry {
     timeoutMs: row.local ? 300_000 : DEFAULT_TIMEOUT_MS,
     firstByteTimeoutMs: DEFAULT_FIRST_BYTE_TIMEOUT_MS,
     idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+    connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+    streamTimeoutMs: row.local ? 1_800_000 : DEFAULT_STREAM_TIMEOUT_MS,
     supportsResponses: row.supportsResponses ?? false,
     local: row.local ?? false,
   };

@@ -47,8 +47,14 @@ export interface ProviderEntry {
   /** The platform credential, resolved at start-up (config api_key, api_key_env or <ID>_API_KEY). */
   platformKey: string | null;
   timeoutMs: number;
+  /** Until the upstream's response headers arrive (connection + request accepted). */
+  connectTimeoutMs: number;
+  /** Until a stream's first content event. */
   firstByteTimeoutMs: number;
+  /** Between two stream events. */
   idleTimeoutMs: number;
+  /** A whole stream, however lively. */
+  streamTimeoutMs: number;
   /** Accepts the Responses API natively (passed through instead of translated). */
   supportsResponses: boolean;
   /** True for local servers (Ollama, vLLM, LM Studio) that need no credential. */

@@ -46,6 +46,8 @@ export const ProviderConfig = Type.Object(
     tiers: Type.Optional(Type.Array(Tier)),
     timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     first_byte_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+    stream_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     docs_url: Type.Optional(Type.String()),
     supports_responses: Type.Optional(Type.Boolean()),

@@ -46,30 +46,38 @@ export type SendOutcome =
   | { ok: true; response: Response; text: string | null }
   | { ok: false; error: UpstreamError; cancelled: boolean };
 
-/**
- * Sends the request. `timeoutMs` bounds the time to response headers, and with `readBody` the whole
- * body too (non-streaming attempts: `timeout_ms` bounds the whole attempt, CONTRACT §6).
- */
+export interface SendLimits {
+  /** Until the response headers arrive (the connect timeout). */
+  headersMs: number;
+  /** With readBody: until the whole body has arrived (a non-streaming attempt's `timeout_ms`, CONTRACT §6). */
+  totalMs?: number;
+  readBody: boolean;
+}
+
+/** Sends the request under its connect timeout (and, reading the body, the whole-attempt timeout). */
 export async function send(
   deps: InferenceDeps,
   plan: AttemptPlan,
   clientSignal: AbortSignal,
   upstreamAbort: AbortController,
-  timeoutMs: number,
-  readBody: boolean,
+  limits: SendLimits,
 ): Promise<SendOutcome> {
-  const timer = setTimeout(() => upstreamAbort.abort(new DOMException("timeout", "TimeoutError")), timeoutMs);
+  const timeout = () => upstreamAbort.abort(new DOMException("timeout", "TimeoutError"));
+  const timer = setTimeout(timeout, limits.headersMs);
+  const total = limits.totalMs !== undefined ? setTimeout(timeout, limits.totalMs) : undefined;
   const onClientGone = () => upstreamAbort.abort(new DOMException("client gone", "AbortError"));
   clientSignal.addEventListener("abort", onClientGone, { once: true });
   try {
     const response = await deps.fetch(plan.url, { ...plan.init, signal: upstreamAbort.signal });
-    if (response.ok) return { ok: true, response, text: readBody ? await response.text() : null };
+    clearTimeout(timer);
+    if (response.ok) return { ok: true, response, text: limits.readBody ? await response.text() : null };
     const text = await response.text().catch(() => "");
     return { ok: false, error: plan.adapter.classifyError(response.status, text, response.headers), cancelled: false };
   } catch (err) {
     return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: clientSignal.aborted };
   } finally {
     clearTimeout(timer);
+    clearTimeout(total);
     clientSignal.removeEventListener("abort", onClientGone);
   }
 }

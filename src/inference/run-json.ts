@@ -21,7 +21,8 @@ export async function runJson(deps: InferenceDeps, ctx: CallContext, prepared: P
     const plan = planAttempt(deps, ctx.workspaceId, prepared, c, false);
     const attempt = log.length + 1;
     const t0 = performance.now();
-    const out = await send(deps, plan, ctx.signal, new AbortController(), c.provider.timeoutMs, true);
+    const p = c.provider;
+    const out = await send(deps, plan, ctx.signal, new AbortController(), { headersMs: Math.min(p.connectTimeoutMs, p.timeoutMs), totalMs: p.timeoutMs, readBody: true });
     const latencyMs = performance.now() - t0;
     const isLast = i === candidates.length - 1;
     if (out.ok) {

@@ -55,7 +55,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   const abort = new AbortController();
   const startedAt = Date.now();
   const t0 = performance.now();
-  const sent = await send(deps, plan, ctx.signal, abort, p.firstByteTimeoutMs, false);
+  const sent = await send(deps, plan, ctx.signal, abort, { headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs), readBody: false });
   if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
   const reader = sent.response.body!.pipeThrough(plan.adapter.streamTransform(plan.target)).getReader();
   let usage: Usage | null = null;
@@ -140,6 +140,8 @@ function committedStream(
     return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
   };
   const idleMs = c.provider.idleTimeoutMs;
+  // The whole stream's deadline (stream_timeout_ms), counted from the attempt's start.
+  const deadline = s.t0 + c.provider.streamTimeoutMs;
   return new ReadableStream<PipelineEvent>(
     {
       start(controller) {
@@ -147,7 +149,8 @@ function committedStream(
       },
       async pull(controller) {
         for (;;) {
-          const r = await readWithin(s.reader, idleMs, s.abort);
+          const left = deadline - performance.now();
+          const r = await readWithin(s.reader, Math.max(1, Math.min(idleMs, left)), s.abort);
           if (r.kind === "event") {
             const ev = r.event;
             if (ev.type === "delta") return controller.enqueue(ev);
@@ -164,7 +167,15 @@ function committedStream(
           }
           const error: UpstreamError =
             r.kind === "timeout"
-              ? { code: "provider_timeout", status: 0, retryable: false, message: `Provider '${c.provider.id}' went silent mid-stream.` }
+              ? {
+                  code: "provider_timeout",
+                  status: 0,
+                  retryable: false,
+                  message:
+                    performance.now() >= deadline
+                      ? `Provider '${c.provider.id}' stream exceeded its total time limit.`
+                      : `Provider '${c.provider.id}' went silent mid-stream.`,
+                }
               : transportError(r.err, c.provider.id);
           return fail(controller, error);
         }

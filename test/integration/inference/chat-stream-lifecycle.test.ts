@@ -53,4 +53,20 @@ describe("stream lifecycle", () => {
     expect(arrivals.at(-1)!.at - firstContent!.at).toBeGreaterThan(200);
     g.mock.reset();
   });
+
+  test("a stream that keeps talking past stream_timeout_ms ends with provider_timeout (separate from the idle timeout)", async () => {
+    const alpha = g.s.deps.catalog.providers.get("alpha")! as { streamTimeoutMs: number };
+    const saved = alpha.streamTimeoutMs;
+    alpha.streamTimeoutMs = 300;
+    try {
+      g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l", gapMs: 60 });
+      const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+      const text = await r.text();
+      expect(text).toContain("exceeded its total time limit");
+      expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    } finally {
+      alpha.streamTimeoutMs = saved;
+      g.mock.reset();
+    }
+  });
 });

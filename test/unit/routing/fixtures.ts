@@ -29,6 +29,8 @@ export function provider(id: string, dataPolicy: DataPolicy = "none"): ProviderE
     timeoutMs: 60_000,
     firstByteTimeoutMs: 30_000,
     idleTimeoutMs: 60_000,
+    connectTimeoutMs: 10_000,
+    streamTimeoutMs: 600_000,
     supportsResponses: false,
     local: false,
   };
