@@ -150,6 +150,7 @@ function committedStream(
       async pull(controller) {
         for (;;) {
           const left = deadline - performance.now();
+          const totalBound = left <= idleMs;
           const r = await readWithin(s.reader, Math.max(1, Math.min(idleMs, left)), s.abort);
           if (r.kind === "event") {
             const ev = r.event;
@@ -172,7 +173,7 @@ function committedStream(
                   status: 0,
                   retryable: false,
                   message:
-                    performance.now() >= deadline
+                    totalBound
                       ? `Provider '${c.provider.id}' stream exceeded its total time limit.`
                       : `Provider '${c.provider.id}' went silent mid-stream.`,
                 }

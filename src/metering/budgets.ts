@@ -53,7 +53,7 @@ interface PeriodState {
   reserved: number;
 }
 
-const HEADER_PERIOD: Record<BudgetPeriod, string> = { daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
+export const HEADER_PERIOD: Record<BudgetPeriod, string> = { daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
 
 export class MemoryBudgetCounters implements BudgetCounters {
   private readonly defs = new Map<string, BudgetDef>();
@@ -193,7 +193,7 @@ export class MemoryBudgetCounters implements BudgetCounters {
   }
 }
 
-function exceededMessage(def: BudgetDef, spent: number): string {
+export function exceededMessage(def: BudgetDef, spent: number): string {
   const scope =
     def.scope === "workspace" ? "workspace" : def.scope === "api_key" ? `API key ${def.scopeId}` : `BYOK provider ${def.scopeId}`;
   return `The ${def.period} budget for ${scope} is exhausted: spent $${formatUsd(spent)} of $${formatUsd(def.limitMicrodollars)} this period.`;

@@ -64,6 +64,16 @@ export class RedisConnection {
     return this.prefix + parts.join(":");
   }
 
+  /**
+   * A Lua script run atomically by Redis (EVALSHA, falling back to EVAL once per connection).
+   * Keys are passed as given: callers build them with key().
+   */
+  defineScript<T>(name: string, lua: string): (keys: string[], args: (string | number)[]) => Promise<T> {
+    this.client.defineCommand(name, { lua });
+    const fn = (this.client as unknown as Record<string, (...a: (string | number)[]) => Promise<T>>)[name]!;
+    return (keys, args) => fn.call(this.client, keys.length, ...keys, ...args);
+  }
+
   isUp(): boolean {
     return this.state.up;
   }
