@@ -6,7 +6,8 @@ import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps } from "./context";
 import type { PipelineEvent } from "./types";
-import { planAttempt, send, transportError, type AttemptPlan } from "./attempt";
+import { send, transportError, type AttemptPlan } from "./attempt";
+import { runAttempts } from "./attempt-loop";
 import { buildRecord, ZERO_USAGE } from "./record";
 import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
@@ -50,10 +51,9 @@ interface Committed {
 type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 
 /** Sends one attempt and waits for its first content event (within the first-byte timeout). */
-async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number): Promise<Opened> {
+async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number, startedAt: number): Promise<Opened> {
   const p = plan.candidate.provider;
   const abort = new AbortController();
-  const startedAt = Date.now();
   const t0 = performance.now();
   const sent = await send(deps, plan, ctx.signal, abort, { headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs), readBody: false });
   if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
@@ -77,39 +77,17 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   }
 }
 
-export async function runStream(
+export function runStream(
   deps: InferenceDeps,
   ctx: CallContext,
   prepared: Prepared,
   onSettled: (costMicro: number, source: "platform" | "byok") => void,
 ): Promise<ReadableStream<PipelineEvent>> {
-  const log: AttemptLog[] = [];
-  let last: { error: UpstreamError; provider: string } | null = null;
-  const candidates = prepared.candidates;
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!;
-    const now = Date.now();
-    if (!deps.health.tryAcquireProbe(c.routeKey, now)) continue;
-    const plan = planAttempt(deps, ctx.workspaceId, prepared, c, true);
-    const attempt = log.length + 1;
-    const opened = await open(deps, ctx, plan, attempt);
-    if (opened.ok) return committedStream(deps, ctx, prepared, opened.committed, log, onSettled);
-    const { error, latencyMs } = opened;
-    if (opened.cancelled) {
-      deps.health.releaseProbe(c.routeKey);
-      deps.records.enqueue(buildRecord(ctx, prepared, plan, { attempt, final: true, statusCode: 499, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0, errorCode: "cancelled" }, now));
-      throw upstreamFailure({ error, provider: c.provider.id }, false);
-    }
-    const final = i === candidates.length - 1 || !error.retryable;
-    if (error.code === "invalid_request") deps.health.releaseProbe(c.routeKey);
-    else deps.health.recordFailure(c.routeKey, { retryAfterMs: error.retryAfterMs }, Date.now());
-    const status = final ? upstreamFailure({ error, provider: c.provider.id }, false).status : error.status;
-    deps.records.enqueue(buildRecord(ctx, prepared, plan, { attempt, final, statusCode: status, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0, errorCode: error.code }, now));
-    log.push({ provider: c.provider.id, provider_model_id: c.route.providerModelId, status: error.status, error_code: error.code });
-    last = { error, provider: c.provider.id };
-    if (!error.retryable) break;
-  }
-  throw upstreamFailure(last, log.length === 0);
+  return runAttempts(deps, ctx, prepared, true, async (plan, attempt, log, startedAt) => {
+    const opened = await open(deps, ctx, plan, attempt, startedAt);
+    if (!opened.ok) return opened;
+    return { ok: true, value: committedStream(deps, ctx, prepared, opened.committed, log, onSettled) };
+  });
 }
 
 function committedStream(
