@@ -42,6 +42,7 @@ function summarise(p: Profile) {
   const file = new Map<string, number>();
   const owner = new Map<string, number>();
   const ownerFile = new Map<string, number>();
+  const orphan = new Map<string, number>();
   const add = (m: Map<string, number>, k: string, dt: number) => m.set(k, (m.get(k) ?? 0) + dt);
   let total = 0;
   for (let i = 0; i < p.samples.length; i++) {
@@ -62,10 +63,11 @@ function summarise(p: Profile) {
       id = parent.get(id);
     }
     add(owner, own, dt);
+    if (id === undefined) add(orphan, label(node.callFrame), dt);
     add(ownerFile, own.includes(" — src/") ? own.slice(own.indexOf(" — ") + 3).replace(/:\d+$/, "") : own, dt);
   }
   const top = (m: Map<string, number>, n: number) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
-  return { total, fns: top(fn, 30), files: top(file, 20), owners: top(owner, 30), ownerFiles: top(ownerFile, 20) };
+  return { total, fns: top(fn, 30), files: top(file, 20), owners: top(owner, 30), ownerFiles: top(ownerFile, 20), orphans: top(orphan, 15) };
 }
 
 async function main(): Promise<void> {
@@ -121,6 +123,12 @@ async function main(): Promise<void> {
       "| time | share | src/ file |",
       "| ---: | ---: | --- |",
       ...s.ownerFiles.map(([k, us]) => `| ${(us / 1000).toFixed(0)} ms | ${pct(us)} | ${k} |`),
+      "",
+      "## Leaves with no src/ frame on the stack (top 15)",
+      "",
+      "| self | share | function — location |",
+      "| ---: | ---: | --- |",
+      ...s.orphans.map(([k, us]) => `| ${(us / 1000).toFixed(0)} ms | ${pct(us)} | ${k.replace(/\|/g, "\\|")} |`),
       "",
       "## Self time by file / package (top 20)",
       "",
