@@ -8,6 +8,19 @@ export function generateApiKey(): string {
   return `ak_${randomBase62(40)}`;
 }
 
-export const hashApiKey = (key: string): string => sha256Hex(key);
+// The rate limiter and the key cache both need a presented key's hash on every request; remember the
+// hashes of recent keys (bounded, so a flood of random keys cannot grow it without limit).
+const recentHashes = new Map<string, string>();
+const RECENT_MAX = 10_000;
+
+export function hashApiKey(key: string): string {
+  let h = recentHashes.get(key);
+  if (h === undefined) {
+    h = sha256Hex(key);
+    if (recentHashes.size >= RECENT_MAX) recentHashes.clear();
+    recentHashes.set(key, h);
+  }
+  return h;
+}
 
 export const displayPrefix = (key: string): string => key.slice(0, 10);

@@ -3,7 +3,7 @@
 // they come from the catalog and the credential store only (the adapter builds them).
 import type { Candidate } from "../routing/types";
 import type { ProviderAdapter, UpstreamError, UpstreamTarget, Warning } from "../providers/types";
-import { adapterFor } from "../providers/registry";
+import { adapterForRoute } from "../providers/registry";
 import type { InferenceDeps } from "./context";
 import { credentialFor, type Prepared } from "./prepare";
 
@@ -29,7 +29,7 @@ export function planAttempt(deps: InferenceDeps, workspaceId: string, prepared: 
     extensions: prepared.extensions[provider.id],
     maxOutputTokens: candidate.route.maxOutputTokens,
   };
-  const adapter = adapterFor(provider.adapter);
+  const adapter = adapterForRoute(provider, candidate.route);
   const built = adapter.buildRequest({ ...prepared.request, stream }, target);
   return {
     candidate,

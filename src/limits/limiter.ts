@@ -16,8 +16,21 @@ export function rateLimitHeaders(r: LimitResult): Record<string, string> {
   return {
     "X-RateLimit-Limit-Requests": String(r.limit),
     "X-RateLimit-Remaining-Requests": String(r.remaining),
-    "X-RateLimit-Reset-Requests": new Date(r.resetAt).toISOString(),
+    "X-RateLimit-Reset-Requests": resetIso(r.resetAt),
   };
+}
+
+// The reset time is shown to the second (rounded up, so it is never early); formatting a date on every
+// request is measurable, and consecutive requests share the same second.
+let lastSecond = 0;
+let lastIso = "";
+function resetIso(resetAt: number): string {
+  const second = Math.ceil(resetAt / 1000) * 1000;
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastIso = new Date(second).toISOString();
+  }
+  return lastIso;
 }
 
 /** Whole seconds for Retry-After, at least 1. */

@@ -2,11 +2,13 @@
 // and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
 // not confirm: records are insert-or-ignore on (request_id, attempt), and only the records this
 // statement really inserted (RETURNING) feed the rollups; debit rows have IDs derived from the request ID.
-import { getTableColumns, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database, Orm } from "../platform/db/database";
 import type { creditLedger } from "../platform/db/schema-sqlite";
-import { BulkInsert, ROWS_PER_STATEMENT } from "./bulk-insert";
-import { chargesCredits, debitLedgerId, toRow, utcDay, type RequestRecord, type RequestRecordRow } from "./request-record";
+
+/** Rollup rows per statement: 400 × 10 columns stays far below both dialects' parameter limits. */
+const ROWS_PER_STATEMENT = 400;
+import { chargesCredits, debitLedgerId, toRow, utcDay, type RequestRecord } from "./request-record";
 
 type LedgerRow = typeof creditLedger.$inferInsert;
 
@@ -26,54 +28,14 @@ export async function writeBatch(db: Database, batch: readonly RequestRecord[], 
 }
 
 async function insertRecords(db: Database, orm: Orm, batch: readonly RequestRecord[]): Promise<RequestRecord[]> {
-  const inserted = (await recordInsert(db).run(orm, batch.map(toRow))) as { requestId: string; attempt: number }[];
-  const insertedKeys = new Set(inserted.map((r) => key(r.requestId, r.attempt)));
+  const inserted = await db.insertIgnoring(orm, "requestRecords", batch.map(toRow), ["requestId", "attempt"], ["requestId", "attempt"]);
+  const insertedKeys = new Set(inserted.map((r) => key(r.requestId as string, Number(r.attempt))));
   // A key is consumed on first match, so a record enqueued twice in one batch counts once.
   const fresh: RequestRecord[] = [];
   for (const r of batch) {
     if (insertedKeys.delete(key(r.requestId, r.attempt))) fresh.push(r);
   }
   return fresh;
-}
-
-// Statement caches per Database (its tables are the dialect's own objects).
-const recordInserts = new WeakMap<Database, BulkInsert<RequestRecordRow>>();
-const debitInserts = new WeakMap<Database, BulkInsert<LedgerRow>>();
-
-function recordInsert(db: Database): BulkInsert<RequestRecordRow> {
-  let b = recordInserts.get(db);
-  if (!b) {
-    const t = db.t.requestRecords;
-    const columns = Object.keys(getTableColumns(t)) as (keyof RequestRecordRow & string)[];
-    b = new BulkInsert<RequestRecordRow>(columns, (orm, rows) =>
-      // prepare() takes no argument on SQLite; Postgres' optional statement name is left out (unnamed).
-      orm
-        .insert(t)
-        .values(rows as unknown as RequestRecordRow[])
-        .onConflictDoNothing({ target: [t.requestId, t.attempt] })
-        .returning({ requestId: t.requestId, attempt: t.attempt })
-        .prepare(),
-    );
-    recordInserts.set(db, b);
-  }
-  return b;
-}
-
-function debitInsert(db: Database): BulkInsert<LedgerRow> {
-  let b = debitInserts.get(db);
-  if (!b) {
-    const t = db.t.creditLedger;
-    const columns = Object.keys(getTableColumns(t)) as (keyof LedgerRow & string)[];
-    b = new BulkInsert<LedgerRow>(columns, (orm, rows) =>
-      orm
-        .insert(t)
-        .values(rows as unknown as LedgerRow[])
-        .onConflictDoNothing({ target: t.id })
-        .prepare(),
-    );
-    debitInserts.set(db, b);
-  }
-  return b;
 }
 
 interface RollupDelta {
@@ -155,7 +117,7 @@ async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecor
     requestId: r.requestId,
     createdAt: now,
   }));
-  await debitInsert(db).run(orm, rows);
+  await db.insertIgnoring(orm, "creditLedger", rows, ["id"], []);
 }
 
 function key(requestId: string, attempt: number): string {

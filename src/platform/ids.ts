@@ -24,5 +24,6 @@ export function sha256Hex(s: string): string {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A client's X-Request-ID is honoured when it is short and plain; otherwise we make one. */
 export function requestIdFrom(header: string | null): string {
-  return header && REQUEST_ID.test(header) ? header : `req_${randomBase62(24)}`;
+  // randomUUID is Bun's fastest CSPRNG path (one call, no per-character loop): this runs on every request.
+  return header && REQUEST_ID.test(header) ? header : `req_${crypto.randomUUID().replaceAll("-", "")}`;
 }

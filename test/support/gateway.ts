@@ -51,6 +51,8 @@ export function gatewayConfig(mock: MockUpstream, extra: Record<string, unknown>
       "acme/anthropic-only": { routes: [route("beta", "claude-solo", 3, 15, { cache_read_price: 0.3 })] },
       "acme/gemini-only": { routes: [route("gamma", "gemini-solo", 0.3, 2.5)] },
       "acme/unroutable": { routes: [route("nokey", "x", 1, 1)] },
+      // Offered only through OpenAI's Responses API (like gpt-5.5-pro): served by the openai-responses adapter.
+      "acme/responses-only": { routes: [route("alpha", "alpha-pro", 10, 40, { endpoints: ["responses"] })] },
     },
     ...extra,
   };

@@ -5,13 +5,16 @@
 // Fixture files (test/fixtures/<openai|anthropic|gemini>/):
 //   *.json        a response body exactly as the provider sends it (2xx answer or error body)
 //   *.chunks.txt  a recorded stream: one SSE `data` payload per line, in order (`[DONE]` included for
-//                 OpenAI). Framing is the provider's: OpenAI `data: …\n\n`, Anthropic
-//                 `event: <payload.type>\ndata: …\n\n`, Gemini `data: …\r\n\r\n`.
+//                 OpenAI). Framing is the provider's: OpenAI `data: …\n\n`, Anthropic and OpenAI's
+//                 Responses API (test/fixtures/openai-responses/) `event: <payload.type>\ndata: …\n\n`,
+//                 Gemini `data: …\r\n\r\n`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AdapterName } from "../../src/catalog/types";
 
 export type WireFormat = AdapterName;
+/** How a stream is framed: a provider's format, or OpenAI's Responses API (`POST …/v1/responses`). */
+export type SseDialect = WireFormat | "openai-responses";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
@@ -25,9 +28,9 @@ export function fixtureChunks(file: string): string[] {
 }
 
 /** One SSE event on the wire, framed as `format` frames it. */
-export function frameSse(format: WireFormat, payload: string): string {
+export function frameSse(format: SseDialect, payload: string): string {
   if (format === "gemini") return `data: ${payload}\r\n\r\n`;
-  if (format === "anthropic") {
+  if (format === "anthropic" || format === "openai-responses") {
     const type = (JSON.parse(payload) as { type?: string }).type ?? "message";
     return `event: ${type}\ndata: ${payload}\n\n`;
   }
@@ -35,7 +38,7 @@ export function frameSse(format: WireFormat, payload: string): string {
 }
 
 /** A `.chunks.txt` fixture as the list of wire events its provider would send. */
-export function fixtureSseEvents(format: WireFormat, file: string): string[] {
+export function fixtureSseEvents(format: SseDialect, file: string): string[] {
   return fixtureChunks(file).map((line) => frameSse(format, line));
 }
 
@@ -61,7 +64,7 @@ export interface ReplySpec {
   finish?: "stop" | "length" | "tool_calls";
 }
 
-interface Resolved {
+export interface Resolved {
   text: string;
   toolCalls: MockToolCall[];
   usage: Required<MockUsage>;
@@ -70,7 +73,7 @@ interface Resolved {
   id: string;
 }
 
-function resolve(spec: ReplySpec, model: string): Resolved {
+export function resolve(spec: ReplySpec, model: string): Resolved {
   const toolCalls = spec.toolCalls ?? [];
   const usage = { input: 10, output: 5, cached: 0, cacheWrite: 0, reasoning: 0, ...spec.usage };
   const finish = spec.finish ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
@@ -78,7 +81,7 @@ function resolve(spec: ReplySpec, model: string): Resolved {
 }
 
 /** Splits text into word-sized pieces, the way providers stream it. */
-function pieces(text: string): string[] {
+export function pieces(text: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (let i = 1; i <= text.length; i++) {

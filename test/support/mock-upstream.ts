@@ -3,7 +3,8 @@
 //
 // Path scheme: every provider gets a prefix `/p/<name>`; `baseUrl(format, name)` gives the base URL
 // to put in the provider config, following the catalog's convention (CONTRACT §6):
-//   openai    `${url}/p/<name>/v1`  → POST …/v1/chat/completions, GET …/v1/models
+//   openai    `${url}/p/<name>/v1`  → POST …/v1/chat/completions, GET …/v1/models,
+//                                      POST …/v1/responses (route "responses": OpenAI's Responses API)
 //   anthropic `${url}/p/<name>`     → POST …/v1/messages,         GET …/v1/models (told apart from
 //                                      OpenAI's by the anthropic-version / x-api-key headers)
 //   gemini    `${url}/p/<name>`     → POST …/v1beta/models/<m>:generateContent | :streamGenerateContent?alt=sse,
@@ -14,9 +15,10 @@
 // ("Hello from the mock upstream.", stream or JSON as the request asked). `apiKeys` makes a provider
 // answer 401/400 in its own error shape to any other key (for BYOK validation tests).
 import type { Server } from "bun";
-import { errorBody, fixtureSseEvents, frameSse, modelsBody, readFixture, replyJson, replySse, type ReplySpec, type WireFormat } from "./mock-upstream-wire";
+import { errorBody, fixtureSseEvents, frameSse, modelsBody, readFixture, replyJson, replySse, type ReplySpec, type SseDialect, type WireFormat } from "./mock-upstream-wire";
+import { responsesFirstEvent, responsesReplyJson, responsesReplySse } from "./mock-upstream-responses";
 
-export type { MockToolCall, MockUsage, ReplySpec, WireFormat } from "./mock-upstream-wire";
+export type { MockToolCall, MockUsage, ReplySpec, SseDialect, WireFormat } from "./mock-upstream-wire";
 
 export interface RecordedRequest {
   method: string;
@@ -25,7 +27,8 @@ export interface RecordedRequest {
   /** The `<name>` of `/p/<name>/…` ("default" without a prefix). */
   provider: string;
   format: WireFormat | null;
-  route: "chat" | "models" | "unknown";
+  /** "responses": POST …/v1/responses of an openai-format provider (OpenAI's Responses API). */
+  route: "chat" | "responses" | "models" | "unknown";
   model: string | null;
   stream: boolean;
   headers: Record<string, string>;
@@ -168,6 +171,7 @@ async function record(request: Request): Promise<RecordedRequest> {
 
 function classify(method: string, path: string, headers: Record<string, string>): Pick<RecordedRequest, "format" | "route" | "model"> {
   if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) return { format: "openai", route: "chat", model: null };
+  if (method === "POST" && (path === "/v1/responses" || path === "/responses")) return { format: "openai", route: "responses", model: null };
   if (method === "POST" && path === "/v1/messages") return { format: "anthropic", route: "chat", model: null };
   if (method === "GET" && path === "/v1/models") {
     const anthropic = headers["anthropic-version"] !== undefined || headers["x-api-key"] !== undefined;
@@ -228,6 +232,7 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
   }
   if (behaviour.delayMs) await Promise.race([Bun.sleep(behaviour.delayMs), until]);
   const format = req.format ?? "openai";
+  const dialect: SseDialect = req.route === "responses" ? "openai-responses" : format;
   const model = req.model ?? "mock-model";
   switch (behaviour.kind) {
     case "error": {
@@ -235,15 +240,19 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
       return json(body, behaviour.status, behaviour.headers);
     }
     case "malformed":
-      return sse([frameSse(format, JSON.stringify(firstValidEvent(format))), "data: {not json at all\n\n"], behaviour, until);
+      return sse([frameSse(dialect, JSON.stringify(firstValidEvent(dialect))), "data: {not json at all\n\n"], behaviour, until);
     case "sse":
       return sse(behaviour.chunks, behaviour, until);
     case "fixture": {
-      if (behaviour.file.endsWith(".chunks.txt")) return sse(fixtureSseEvents(format, behaviour.file), behaviour, until);
+      if (behaviour.file.endsWith(".chunks.txt")) return sse(fixtureSseEvents(dialect, behaviour.file), behaviour, until);
       return new Response(readFixture(behaviour.file), { status: behaviour.status ?? 200, headers: { "content-type": "application/json", ...behaviour.headers } });
     }
     case "reply": {
       if (req.route === "models") return json(modelsBody(format), 200, behaviour.headers);
+      if (req.route === "responses") {
+        if (!req.stream) return json(responsesReplyJson(behaviour, model), 200, behaviour.headers);
+        return sse(responsesReplySse(behaviour, model), behaviour, until);
+      }
       if (!req.stream) return json(replyJson(format, behaviour, model), 200, behaviour.headers);
       const opts = (req.body as { stream_options?: { include_usage?: boolean } } | null)?.stream_options;
       return sse(replySse(format, behaviour, model, opts?.include_usage === true), behaviour, until);
@@ -251,7 +260,8 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
   }
 }
 
-function firstValidEvent(format: WireFormat): unknown {
+function firstValidEvent(format: SseDialect): unknown {
+  if (format === "openai-responses") return responsesFirstEvent();
   if (format === "anthropic") return { type: "ping" };
   if (format === "gemini") return { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, index: 0 }] };
   return { id: "chatcmpl-mock", object: "chat.completion.chunk", created: 1750000000, model: "mock-model", choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] };

@@ -5,6 +5,7 @@
 import { Database as BunSqlite } from "bun:sqlite";
 import { drizzle as drizzleSqlite, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import { getTableColumns, getTableName } from "drizzle-orm";
 import postgres from "postgres";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -14,6 +15,8 @@ import { sqliteMigrations, postgresMigrations, type EmbeddedMigration } from "./
 
 export type Tables = typeof sqliteSchema;
 export type Orm = BunSQLiteDatabase<Tables>;
+export type TableName = keyof Tables;
+type Row<K extends TableName> = Tables[K]["$inferInsert"];
 
 export interface Database {
   readonly dialect: "sqlite" | "postgres";
@@ -21,6 +24,13 @@ export interface Database {
   readonly t: Tables;
   /** Runs fn in one transaction. On SQLite, transactions are serialised in-process (one connection). */
   tx<T>(fn: (orm: Orm) => Promise<T>): Promise<T>;
+  /**
+   * Bulk insert that skips rows conflicting on `conflict` and returns the `returning` columns of the rows
+   * really inserted; inside `tx`, with its handle. The record writer's hot path: on SQLite one cached
+   * prepared statement per row (Drizzle's rendering and placeholder filling cost far more than SQLite's
+   * own work); on Postgres one multi-row statement per chunk.
+   */
+  insertIgnoring<K extends TableName>(orm: Orm, table: K, rows: readonly Row<K>[], conflict: readonly (keyof Row<K> & string)[], returning: readonly (keyof Row<K> & string)[]): Promise<Record<string, unknown>[]>;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
@@ -56,16 +66,48 @@ function openSqlite(path: string): Database {
   raw.run("PRAGMA busy_timeout = 250");
   raw.run("PRAGMA journal_mode = WAL");
   raw.run("PRAGMA synchronous = NORMAL");
+  raw.run("PRAGMA wal_autocheckpoint = 10000");
   const orm = drizzleSqlite(raw, { schema: sqliteSchema });
   const lock = new Mutex();
   const applied = (): Set<string> => {
     raw.run(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
     return new Set(raw.query(`SELECT tag FROM ${MIGRATIONS_TABLE}`).all().map((r) => (r as { tag: string }).tag));
   };
+  const statements = new Map<string, { stmt: ReturnType<BunSqlite["query"]>; keys: string[] }>();
+  const statementFor = (table: TableName, conflict: readonly string[], returning: readonly string[]) => {
+    const id = `${table}|${conflict.join(",")}|${returning.join(",")}`;
+    let s = statements.get(id);
+    if (!s) {
+      const cols = getTableColumns(sqliteSchema[table]) as Record<string, { name: string }>;
+      const keys = Object.keys(cols);
+      const q = (k: string) => `"${cols[k]!.name}"`;
+      const text =
+        `INSERT INTO "${getTableName(sqliteSchema[table])}" (${keys.map(q).join(", ")}) VALUES (${keys.map(() => "?").join(", ")}) ` +
+        `ON CONFLICT (${conflict.map(q).join(", ")}) DO NOTHING` +
+        (returning.length ? ` RETURNING ${returning.map((k) => `${q(k)} AS "${k}"`).join(", ")}` : "");
+      s = { stmt: raw.query(text), keys };
+      statements.set(id, s);
+    }
+    return s;
+  };
   return {
     dialect: "sqlite",
     orm,
     t: sqliteSchema,
+    insertIgnoring: async (_orm, table, rows, conflict, returning) => {
+      const { stmt, keys } = statementFor(table, conflict, returning);
+      const out: Record<string, unknown>[] = [];
+      const values: unknown[] = new Array(keys.length);
+      for (const row of rows) {
+        const r = row as Record<string, unknown>;
+        for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
+        if (returning.length) {
+          const got = stmt.get(...(values as never[])) as Record<string, unknown> | null;
+          if (got) out.push(got);
+        } else stmt.run(...(values as never[]));
+      }
+      return out;
+    },
     tx: (fn) =>
       lock.run(async () => {
         raw.run("BEGIN IMMEDIATE");
@@ -102,6 +144,15 @@ function openSqlite(path: string): Database {
   };
 }
 
+/** The slice of Drizzle's Postgres insert builder insertIgnoring uses (typed loosely: one code path for every table). */
+interface PgInsertable {
+  insert(t: unknown): {
+    values(rows: readonly unknown[]): PromiseLike<unknown> & {
+      onConflictDoNothing(o: { target: unknown[] }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+    };
+  };
+}
+
 function pending(all: EmbeddedMigration[], done: Set<string>): string[] {
   return all.filter((m) => !done.has(m.tag)).map((m) => m.tag);
 }
@@ -131,6 +182,21 @@ function openPostgres(url: string): Database {
     dialect: "postgres",
     orm,
     t: pgSchema as unknown as Tables,
+    insertIgnoring: async (tx, table, rows, conflict, returning) => {
+      const t = pgSchema[table] as unknown as Tables[typeof table];
+      const cols = getTableColumns(t) as Record<string, unknown>;
+      const out: Record<string, unknown>[] = [];
+      // 400 rows × ≤ 30 columns stays far below Postgres' 65,535 parameters per statement.
+      for (let i = 0; i < rows.length; i += 400) {
+        const q = (tx as unknown as PgInsertable)
+          .insert(t)
+          .values(rows.slice(i, i + 400))
+          .onConflictDoNothing({ target: conflict.map((k) => cols[k]) });
+        if (returning.length) out.push(...(await q.returning(Object.fromEntries(returning.map((k) => [k, cols[k]])))));
+        else await q;
+      }
+      return out;
+    },
     tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
     ping: async () => {
       await client`SELECT 1`;

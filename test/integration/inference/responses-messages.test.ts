@@ -57,6 +57,23 @@ describe("/v1/responses with the official openai SDK", () => {
     });
   }
 
+  test("a model offered only through the Responses API is sent to the provider's /responses, JSON and stream", async () => {
+    const r = await openai.responses.create({ model: "acme/responses-only", input: "hi" });
+    expect(r.status).toBe("completed");
+    expect(r.output_text.length).toBeGreaterThan(0);
+    const sent = g.mock.requests.at(-1)!;
+    expect(sent.route).toBe("responses");
+    expect(sent.path).toBe("/v1/responses");
+    const final = await openai.responses.stream({ model: "acme/responses-only", input: "hi" }).finalResponse();
+    expect(final.status).toBe("completed");
+    expect(g.mock.requests.at(-1)!.stream).toBe(true);
+    // It is listed only under ?endpoint=responses.
+    const chatList = (await (await g.s.fetch("/v1/models")).json()) as { data: { id: string }[] };
+    const respList = (await (await g.s.fetch("/v1/models?endpoint=responses")).json()) as { data: { id: string }[] };
+    expect(chatList.data.map((m) => m.id)).not.toContain("acme/responses-only");
+    expect(respList.data.map((m) => m.id)).toContain("acme/responses-only");
+  });
+
   test("a cut by the token limit is response.incomplete with the reason", async () => {
     g.mock.setScript({ route: "chat" }, { kind: "reply", text: "cut", finish: "length" });
     const r = await openai.responses.create({ model: "acme/anthropic-only", input: "long", max_output_tokens: 3 });
