@@ -21,6 +21,8 @@ import { resolveLimits } from "./limits/classes";
 import type { RateLimiter } from "./limits/limiter";
 import { createManagement, type Management } from "./management/module";
 import { loadMasterKey } from "./platform/master-key";
+import { publishingEvents } from "./management/invalidation";
+import { createSharedMode, type SharedMode } from "./shared-mode";
 
 export interface Deps {
   config: Config;
@@ -35,6 +37,8 @@ export interface Deps {
   budgets: BudgetCounters;
   limiter: RateLimiter;
   inference: InferenceDeps;
+  /** Shared mode (REDIS_URL set): the Redis connection, invalidation bus and shared limiters. */
+  shared?: SharedMode;
   /** The control plane: repositories, the routing-defaults and BYOK stores the hot path reads. */
   management: Management;
   /** Set while draining on shutdown: /readyz answers 503. */
@@ -76,12 +80,20 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     onFlushed: (batch) => credits.markFlushed(batch),
     onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
   });
-  const budgets = new MemoryBudgetCounters(db);
+  const limits = resolveLimits(config.file.limits);
+  const shared = config.redisUrl
+    ? createSharedMode({ url: config.redisUrl, prefix: config.redisPrefix, logger, db, limits, keys, apiKeys: repos.apiKeys, management })
+    : undefined;
+  const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   management.events = {
     ...management.events,
     onBudgetChanged: (change) => void (change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget))),
   };
-  const limiter = new MemoryRateLimiter(resolveLimits(config.file.limits));
+  if (shared) {
+    management.events = publishingEvents(management.events, shared.bus);
+    management.idempotencyLock = shared.idempotencyLock;
+  }
+  const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
   const inference: InferenceDeps = {
     catalog,
     health,
@@ -112,10 +124,11 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     budgets,
     limiter,
     inference,
+    ...(shared ? { shared } : {}),
     management,
     state: { shuttingDown: false, startedAt: Date.now() },
     async start() {
-      await Promise.all([management.start(), credits.load(), budgets.load()]);
+      await Promise.all([management.start(), credits.load(), budgets.load(), shared?.start()]);
       credits.start();
       keys.startTouching();
     },
@@ -126,6 +139,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       await keys.flushTouches();
       const drained = await records.drain(10_000);
       if (!drained.complete) logger.error("shutdown: request records not written", { remaining: drained.remaining });
+      await shared?.close();
       await db.close();
     },
   };

@@ -5,6 +5,9 @@ import { KEY_PATTERN, hashApiKey } from "./key-format";
 import type { ApiKeyRepo, ApiKeyRow } from "../management/api-keys/repo";
 
 const REFRESH_MS = 2_000;
+/** An entry older than this is re-read before answering, so a change made elsewhere (another instance,
+ * a missed invalidation message, the CLI) is enforced within 5 s even on a key idle for a while. */
+const MAX_STALE_MS = 4_000;
 const NEGATIVE_TTL_MS = 1_000;
 const TOUCH_EVERY_MS = 60_000;
 
@@ -30,6 +33,11 @@ export class ApiKeyCache {
     let entry = this.byHash.get(hash);
     if (!entry || (entry.row === null && now - entry.loadedAt > NEGATIVE_TTL_MS)) {
       entry = { row: (await this.repo.byHash(hash)) ?? null, loadedAt: now, refreshing: false };
+      this.byHash.set(hash, entry);
+    } else if (now - entry.loadedAt > MAX_STALE_MS) {
+      // If the database is unreachable the entry we have is the best answer.
+      const row = await this.repo.byHash(hash).catch(() => entry!.row);
+      entry = { row: row ?? null, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
     } else if (now - entry.loadedAt > REFRESH_MS && !entry.refreshing) {
       this.refreshInBackground(hash, entry);

@@ -22,9 +22,25 @@ export function systemRoutes(deps: Deps) {
           set.status = 503;
           return { status: "unavailable", reasons };
         }
-        return { status: "ready" };
+        // Degraded still answers 200: the instance serves (local limits and counters, records queued
+        // in memory), so a load balancer should keep sending traffic; monitoring reads the reasons.
+        const degraded: string[] = [];
+        const extra: Record<string, unknown> = {};
+        const shared = deps.shared?.status();
+        if (shared) {
+          extra.redis = shared;
+          if (!shared.up) degraded.push(`redis unreachable${shared.lastError ? `: ${shared.lastError}` : ""}; limits and budget counters are per instance`);
+          else if (!shared.subscribed) degraded.push("redis invalidation channel not connected; changes made elsewhere arrive by periodic refresh");
+        }
+        const records = deps.records.status();
+        if (!records.healthy) {
+          extra.records = records;
+          degraded.push(`request records not being written (${records.queued} queued): ${records.lastError ?? "unknown error"}`);
+        }
+        if (degraded.length) return { status: "degraded", reasons: degraded, ...extra };
+        return { status: "ready", ...extra };
       },
-      { detail: { summary: "Database reachable and migrated", tags: ["system"] } },
+      { detail: { summary: "Database reachable and migrated; degraded while Redis (shared mode) or record writes fail", tags: ["system"] } },
     )
     .get(
       "/v1/me",

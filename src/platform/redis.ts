@@ -16,6 +16,8 @@ export interface RedisStatus {
   /** How many times the connection went down since start-up: the "Redis lost" metric. */
   outages: number;
   lastError: string | null;
+  /** The pub/sub connection is up: invalidation messages from other instances arrive. */
+  subscribed: boolean;
 }
 
 export interface RedisConnectionOptions {
@@ -50,13 +52,15 @@ export class RedisConnection {
     });
     // The subscriber queues SUBSCRIBE until connected and re-subscribes after each reconnect.
     this.subscriber = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, autoResubscribe: true, maxRetriesPerRequest: null, retryStrategy });
-    this.state = { up: false, since: Date.now(), outages: 0, lastError: null };
+    this.state = { up: false, since: Date.now(), outages: 0, lastError: null, subscribed: false };
     this.client.on("ready", () => this.transition(true));
     this.client.on("close", () => this.transition(false));
     this.client.on("error", (err: Error) => {
       this.state.lastError = err.message;
     });
     this.subscriber.on("error", () => {});
+    this.subscriber.on("ready", () => (this.state.subscribed = true));
+    this.subscriber.on("close", () => (this.state.subscribed = false));
   }
 
   /** `${REDIS_PREFIX}${parts joined by ":"}`. */
@@ -88,10 +92,17 @@ export class RedisConnection {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts both connections; waits at most startWaitMs for the first, then reconnects in the background. Never throws. */
+  /** Starts both connections; waits at most startWaitMs for them, then keeps reconnecting in the background. Never throws. */
   async start(): Promise<void> {
-    const first = Promise.all([this.client.connect(), this.subscriber.connect()]).catch(() => undefined);
-    await Promise.race([first, Bun.sleep(this.opts.startWaitMs ?? 2_000)]);
+    const ready = (r: Redis) => new Promise<void>((resolve) => r.once("ready", () => resolve()));
+    const bothReady = Promise.all([ready(this.client), ready(this.subscriber)]);
+    // A refused first attempt ends the wait early (a short grace lets its error event land first).
+    const refused = this.client.connect().then(
+      () => bothReady,
+      () => Bun.sleep(50),
+    );
+    this.subscriber.connect().catch(() => undefined);
+    await Promise.race([bothReady, refused, Bun.sleep(this.opts.startWaitMs ?? 2_000)]);
     if (!this.state.up) {
       this.logger.error("Redis unreachable at start-up: serving with per-instance limits and counters until it connects", {
         error: this.state.lastError,
@@ -107,11 +118,11 @@ export class RedisConnection {
 
   private transition(up: boolean): void {
     if (this.state.up === up || this.closed) return;
-    this.state = { up, since: Date.now(), outages: this.state.outages + (up ? 0 : 1), lastError: up ? null : this.state.lastError };
+    this.state = { ...this.state, up, since: Date.now(), outages: this.state.outages + (up ? 0 : 1), lastError: up ? null : this.state.lastError };
     if (up) this.logger.warn("Redis connected: shared rate limits, budget counters and locks are active", { prefix: this.prefix });
     else {
       this.logger.error("REDIS DOWN: rate limits, budget counters and idempotency locks are per instance until it returns", {
-        error: this.state.lastError,
+        error: this.state.lastError ?? "connection closed",
         outages: this.state.outages,
       });
     }

@@ -1,0 +1,261 @@
+// Shared budget counters (REDIS_URL): spend and reservations per budget period live in Redis, so every
+// instance admits against the same numbers (CONTRACT §5's rule: admit while spent + reserved < limit,
+// then reserve). A period's hash is seeded from Postgres (the request records) the first time any
+// instance needs it, and expires a day after the period ends. Scripts: redis-budget-scripts.ts.
+//
+// Budget definitions are small and read on every call, so each instance keeps them in memory: applied
+// at once for writes through this instance, on invalidation messages from others, and re-read from
+// the database every refreshMs so that a missed message heals.
+//
+// While Redis is down, calls go to a local MemoryBudgetCounters (rebuilt from Postgres when Redis is
+// lost; each instance then enforces on its own view). Spend settled locally during an outage is not
+// replayed into Redis: Postgres has it, and the next seeded period starts from Postgres.
+import type { Database } from "../platform/db/database";
+import { sha256Hex } from "../platform/ids";
+import type { Logger } from "../platform/logger";
+import type { RedisConnection } from "../platform/redis";
+import { budgetApplies, budgetFromRow, loadSpend, type BudgetDef, type SpendContext } from "./budget-spend";
+import { exceededMessage, HEADER_PERIOD, MemoryBudgetCounters, type BudgetCounters, type Reservation, type ReserveResult } from "./budgets";
+import { periodBounds, type BudgetPeriod } from "./periods";
+import { formatUsd } from "./pricing";
+import { RESERVE, SEED, SETTLE } from "./redis-budget-scripts";
+
+export interface RedisBudgetOptions {
+  /** Definitions re-read from the database, ms. Default 2 s (inside the 5 s propagation promise). */
+  refreshMs?: number;
+  /** A reservation not settled within this long stops holding headroom. Default 15 min. */
+  reservationTtlMs?: number;
+  clock?: () => number;
+}
+
+type Script<T> = (keys: string[], args: (string | number)[]) => Promise<T>;
+const DAY_MS = 86_400_000;
+
+export class RedisBudgetCounters implements BudgetCounters {
+  private readonly defs = new Map<string, BudgetDef>();
+  private local: MemoryBudgetCounters;
+  /** Reservations taken in Redis → the keys holding them. Others belong to the local counters they came from. */
+  private readonly sharedHolds = new WeakMap<Reservation, string[]>();
+  private readonly localOwner = new WeakMap<Reservation, MemoryBudgetCounters>();
+  private readonly seeding = new Map<string, Promise<void>>();
+  private readonly scripts: { seed: Script<number>; reserve: Script<number[]>; settle: Script<number> };
+  private readonly clock: () => number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private usingLocal = false;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly opts: RedisBudgetOptions = {},
+  ) {
+    this.clock = opts.clock ?? Date.now;
+    this.local = new MemoryBudgetCounters(db, this.clock);
+    this.scripts = {
+      seed: redis.defineScript("switchyardBudgetSeed", SEED),
+      reserve: redis.defineScript("switchyardBudgetReserve", RESERVE),
+      settle: redis.defineScript("switchyardBudgetSettle", SETTLE),
+    };
+  }
+
+  async load(): Promise<void> {
+    await Promise.all([this.reloadDefinitions(), this.local.load()]);
+  }
+
+  /** Periodic refresh, and reactions to Redis going away (rebuild the local fallback) and returning. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.reloadDefinitions().catch((err) => this.logger.warn("budget definitions refresh failed", { error: String(err) })), this.opts.refreshMs ?? 2_000);
+    this.timer.unref?.();
+    this.redis.onChange((up) => {
+      if (!up) void this.rebuildLocal();
+    });
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Re-reads every budget definition (invalidation message or timer). */
+  async reloadDefinitions(): Promise<void> {
+    const rows = await this.db.orm.select().from(this.db.t.budgets);
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const def = budgetFromRow(row);
+      seen.add(def.id);
+      const old = this.defs.get(def.id);
+      if (!old || JSON.stringify(old) !== JSON.stringify(def)) await this.upsertBudget(def);
+    }
+    for (const id of [...this.defs.keys()]) if (!seen.has(id)) this.removeBudget(id);
+  }
+
+  async upsertBudget(def: BudgetDef): Promise<void> {
+    this.defs.set(def.id, { ...def });
+    await this.local.upsertBudget(def);
+  }
+
+  removeBudget(budgetId: string): void {
+    this.defs.delete(budgetId);
+    this.local.removeBudget(budgetId);
+  }
+
+  async reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): Promise<ReserveResult> {
+    if (this.redis.isUp()) {
+      try {
+        const r = await this.sharedReserve(ctx, estimatedMicrodollars, now);
+        this.fallback(false);
+        return r;
+      } catch (err) {
+        this.fallback(true, err);
+      }
+    } else this.fallback(true);
+    const owner = this.local;
+    const r = owner.reserve(ctx, estimatedMicrodollars, now);
+    if (r.ok) this.localOwner.set(r.reservation, owner);
+    return r;
+  }
+
+  async settle(reservation: Reservation, actualMicrodollars: number): Promise<void> {
+    await this.end(reservation, Math.max(0, Math.round(actualMicrodollars)));
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    await this.end(reservation, 0);
+  }
+
+  async spend(budgetId: string, now = this.clock()): Promise<number> {
+    const def = this.defs.get(budgetId);
+    if (!def) return 0;
+    if (!this.redis.isUp()) return this.local.spend(budgetId, now);
+    try {
+      return (await this.spentOf([def], now))[0]!;
+    } catch {
+      return this.local.spend(budgetId, now);
+    }
+  }
+
+  async headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Promise<Record<string, string>> {
+    const defs = [...this.defs.values()].filter(
+      (d) => d.workspaceId === workspaceId && d.scope !== "byok" && (d.scope !== "api_key" || d.scopeId === apiKeyId),
+    );
+    if (defs.length === 0) return {};
+    let spent: number[];
+    try {
+      if (!this.redis.isUp()) return this.local.headers(workspaceId, apiKeyId, now);
+      spent = await this.spentOf(defs, now);
+    } catch {
+      return this.local.headers(workspaceId, apiKeyId, now);
+    }
+    // Per period, the budget with the least headroom (as the memory counters do).
+    const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
+    defs.forEach((def, i) => {
+      const cur = tightest.get(def.period);
+      if (!cur || def.limitMicrodollars - spent[i]! < cur.def.limitMicrodollars - cur.spent) tightest.set(def.period, { def, spent: spent[i]! });
+    });
+    const out: Record<string, string> = {};
+    for (const [period, { def, spent: s }] of tightest) {
+      out[`X-Budget-${HEADER_PERIOD[period]}-Spend`] = formatUsd(s);
+      out[`X-Budget-${HEADER_PERIOD[period]}-Limit`] = formatUsd(def.limitMicrodollars);
+    }
+    return out;
+  }
+
+  private async sharedReserve(ctx: SpendContext, estimated: number, now: number): Promise<ReserveResult> {
+    const enforced = [...this.defs.values()].filter((d) => d.enforce && budgetApplies(d, ctx));
+    const keys = enforced.map((d) => this.keyFor(d, now));
+    const amount = Math.max(0, Math.ceil(estimated));
+    const id = crypto.randomUUID();
+    const args = [id, amount, this.opts.reservationTtlMs ?? 15 * 60_000, ...enforced.map((d) => d.limitMicrodollars)];
+    // A period nobody has seeded yet is seeded and the script retried (a few times: several may be new).
+    for (let attempt = 0; attempt <= keys.length; attempt++) {
+      const [verdict, index, spent] = keys.length ? await this.scripts.reserve(keys, args) : [1, 0, 0];
+      if (verdict === -1) {
+        await this.seed(enforced[index! - 1]!, now);
+        continue;
+      }
+      if (verdict === 0) {
+        const def = enforced[index! - 1]!;
+        return { ok: false, code: "budget_exceeded", budget: { ...def }, message: exceededMessage(def, spent!) };
+      }
+      const holds = enforced.map((d) => ({ budgetId: d.id, periodKey: periodBounds(d.period, now).key }));
+      const reservation: Reservation = { id, ctx: { ...ctx }, at: now, amount, holds };
+      this.sharedHolds.set(reservation, keys);
+      return { ok: true, reservation };
+    }
+    throw new Error("budget periods could not be seeded");
+  }
+
+  /** Ends a reservation where it was taken; the cost counts in the periods containing reservation.at. */
+  private async end(reservation: Reservation, cost: number): Promise<void> {
+    const holdKeys = this.sharedHolds.get(reservation);
+    const owner = this.localOwner.get(reservation);
+    this.sharedHolds.delete(reservation);
+    this.localOwner.delete(reservation);
+    if (owner) owner.settle(reservation, cost);
+    // The local counters see every settled cost too, so a later fallback starts close to the truth.
+    if (owner !== this.local && cost > 0) this.local.settle({ ...reservation, holds: [] }, cost);
+    if (!holdKeys) return;
+    // Budgets created while the call ran count it too: applicability is evaluated now.
+    const spendKeys = cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, reservation.ctx)).map((d) => this.keyFor(d, reservation.at)) : [];
+    try {
+      await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
+    } catch (err) {
+      // The reservation expires on its own; the cost is in the request record (Postgres).
+      this.logger.error("budget settle not applied in Redis", { error: String(err), reservation_id: reservation.id, cost_microdollars: cost });
+    }
+  }
+
+  /** Current-period spend of each def, seeding periods nobody has seeded yet. */
+  private async spentOf(defs: BudgetDef[], now: number): Promise<number[]> {
+    const keys = defs.map((d) => this.keyFor(d, now));
+    const read = async () => (await Promise.all(keys.map((k) => this.redis.client.hget(k, "spent")))) as (string | null)[];
+    let values = await read();
+    if (values.some((v) => v === null)) {
+      await Promise.all(defs.map((d, i) => (values[i] === null ? this.seed(d, now) : undefined)));
+      values = await read();
+    }
+    return values.map((v) => Number(v ?? 0));
+  }
+
+  /** Seeds a period hash from Postgres unless it exists (one query per key per instance at a time). */
+  private seed(def: BudgetDef, now: number): Promise<void> {
+    const key = this.keyFor(def, now);
+    let p = this.seeding.get(key);
+    if (!p) {
+      p = (async () => {
+        const b = periodBounds(def.period, now);
+        const spent = await loadSpend(this.db, def, b.start, b.end);
+        await this.scripts.seed([key], [spent, b.end + DAY_MS]);
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, p);
+    }
+    return p;
+  }
+
+  /** The period hash of `def` at `at`. Scope and include_byok are in the name: changing them starts a fresh seed. */
+  private keyFor(def: BudgetDef, at: number): string {
+    const shape = sha256Hex(`${def.scope}|${def.scopeId}|${def.includeByok}`).slice(0, 8);
+    return this.redis.key("budget", def.id, periodBounds(def.period, at).key, shape);
+  }
+
+  private async rebuildLocal(): Promise<void> {
+    const fresh = new MemoryBudgetCounters(this.db, this.clock);
+    try {
+      await fresh.load();
+      this.local = fresh;
+    } catch (err) {
+      this.logger.warn("local budget counters not rebuilt from the database; keeping the previous ones", { error: String(err) });
+    }
+  }
+
+  private fallback(on: boolean, err?: unknown): void {
+    if (on === this.usingLocal) return;
+    this.usingLocal = on;
+    if (on) {
+      this.logger.error("budget counters fall back to per-instance counters (Redis unavailable)", {
+        error: err instanceof Error ? err.message : err === undefined ? "disconnected" : String(err),
+      });
+    } else this.logger.warn("budget counters are shared through Redis again");
+  }
+}
