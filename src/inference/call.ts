@@ -5,12 +5,12 @@ import { estimateMaxCostMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps } from "./context";
 import { prepareCall, type IncomingCall, type Prepared } from "./prepare";
 import { runJson } from "./run-json";
-import { runStream } from "./run-stream";
-import type { PipelineEvent, PipelineResult } from "./types";
+import { runStream, type StreamOpener } from "./run-stream";
+import type { PipelineResult } from "./types";
 
 export type CallOutput =
   | { kind: "json"; result: PipelineResult; headers: Record<string, string> }
-  | { kind: "stream"; events: ReadableStream<PipelineEvent>; headers: Record<string, string> };
+  | { kind: "stream"; open: StreamOpener; headers: Record<string, string> };
 
 function promptChars(p: Prepared): number {
   let n = 0;
@@ -58,9 +58,9 @@ export async function runCall(
       await deps.guards.successHeaders(ctx, headers);
       return { kind: "json", result, headers };
     }
-    const events = await runStream(deps, ctx, prepared, (cost, source) => admission.settle(cost, source === "platform"));
+    const open = await runStream(deps, ctx, prepared, (cost, source) => admission.settle(cost, source === "platform"));
     await deps.guards.successHeaders(ctx, headers);
-    return { kind: "stream", events, headers };
+    return { kind: "stream", open, headers };
   } catch (err) {
     admission.release();
     throw err;

@@ -1,7 +1,8 @@
 // Streaming calls. Before the first content event reaches the client an attempt may still fail over to
 // the next candidate; after it, a failure ends the stream with a `failed` event instead. The committed
-// stream pulls upstream events one at a time (no buffering), with the idle timeout between them, and
-// aborts the upstream request when the client goes away.
+// stream reads the upstream one network chunk at a time (never buffering to the end), runs decode →
+// translate → encode synchronously for what arrived, enforces the idle and total timeouts, writes SSE
+// keep-alive comments during silences, and aborts the upstream request when the client goes away.
 import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps } from "./context";
@@ -11,35 +12,15 @@ import { runAttempts } from "./attempt-loop";
 import { buildRecord, ZERO_USAGE } from "./record";
 import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
+import { UpstreamEvents } from "./upstream-events";
+import { SyncTransform } from "./sync-transform";
 
-type Reader = ReadableStreamDefaultReader<StreamEvent>;
-type ReadResult = { kind: "event"; event: StreamEvent } | { kind: "end" } | { kind: "timeout" } | { kind: "broken"; err: unknown };
-
-/** Reads one event, or gives up after ms (then the upstream request is aborted). */
-async function readWithin(reader: Reader, ms: number, abort: AbortController): Promise<ReadResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<ReadResult>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "timeout" }), ms);
-  });
-  try {
-    const r = await Promise.race([
-      reader.read().then(
-        (x): ReadResult => (x.done ? { kind: "end" } : { kind: "event", event: x.value }),
-        (err): ReadResult => ({ kind: "broken", err }),
-      ),
-      timeout,
-    ]);
-    if (r.kind === "timeout") abort.abort(new DOMException("timeout", "TimeoutError"));
-    return r;
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Opens the committed stream as bytes of one interface's wire format. */
+export type StreamOpener = (encoder: Transformer<PipelineEvent, Uint8Array>, keepAliveMs: number) => ReadableStream<Uint8Array>;
 
 interface Committed {
   plan: AttemptPlan;
-  reader: Reader;
-  abort: AbortController;
+  events: UpstreamEvents;
   first: Extract<StreamEvent, { type: "delta" }>;
   usage: Usage | null;
   attempt: number;
@@ -57,23 +38,28 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   const t0 = performance.now();
   const sent = await send(deps, plan, ctx.signal, abort, { headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs), readBody: false });
   if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
-  const reader = sent.response.body!.pipeThrough(plan.adapter.streamTransform(plan.target)).getReader();
+  const events = new UpstreamEvents(sent.response.body!, plan.adapter, plan.target, abort);
+  // The client may leave while we wait for the first token: stop the upstream at once.
+  const onClientGone = () => events.cancel();
+  ctx.signal.addEventListener("abort", onClientGone, { once: true });
   let usage: Usage | null = null;
   const fail = (error: UpstreamError): Opened => {
-    abort.abort();
-    reader.cancel().catch(() => {});
+    events.cancel();
     return { ok: false, error, cancelled: ctx.signal.aborted, latencyMs: performance.now() - t0 };
   };
-  for (;;) {
-    const left = p.firstByteTimeoutMs - (performance.now() - t0);
-    const r = await readWithin(reader, Math.max(1, left), abort);
-    if (r.kind === "timeout") return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
-    if (r.kind === "broken") return fail(transportError(r.err, p.id));
-    if (r.kind === "end") return fail({ code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' ended the stream without content.` });
-    const ev = r.event;
-    if (ev.type === "usage") usage = ev.usage;
-    else if (ev.type === "error") return fail(ev.error);
-    else return { ok: true, committed: { plan, reader, abort, first: ev, usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 } };
+  try {
+    for (;;) {
+      const r = await events.next(Math.max(1, p.firstByteTimeoutMs - (performance.now() - t0)));
+      if (r.kind === "timeout") return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
+      if (r.kind === "broken") return fail(transportError(r.err, p.id));
+      if (r.kind === "end") return fail({ code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' ended the stream without content.` });
+      const ev = r.event;
+      if (ev.type === "usage") usage = ev.usage;
+      else if (ev.type === "error") return fail(ev.error);
+      else return { ok: true, committed: { plan, events, first: ev, usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 } };
+    }
+  } finally {
+    ctx.signal.removeEventListener("abort", onClientGone);
   }
 }
 
@@ -82,12 +68,20 @@ export function runStream(
   ctx: CallContext,
   prepared: Prepared,
   onSettled: (costMicro: number, source: "platform" | "byok") => void,
-): Promise<ReadableStream<PipelineEvent>> {
+): Promise<StreamOpener> {
   return runAttempts(deps, ctx, prepared, true, async (plan, attempt, log, startedAt) => {
     const opened = await open(deps, ctx, plan, attempt, startedAt);
     if (!opened.ok) return opened;
-    return { ok: true, value: committedStream(deps, ctx, prepared, opened.committed, log, onSettled) };
+    const c = opened.committed;
+    return { ok: true, value: (encoder, keepAliveMs) => committedStream(deps, ctx, prepared, c, log, onSettled, encoder, keepAliveMs) };
   });
+}
+
+const PING = new TextEncoder().encode(": keep-alive\n\n");
+
+function joined(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  return Buffer.concat(chunks);
 }
 
 function committedStream(
@@ -97,11 +91,18 @@ function committedStream(
   s: Committed,
   log: AttemptLog[],
   onSettled: (costMicro: number, source: "platform" | "byok") => void,
-): ReadableStream<PipelineEvent> {
+  encoder: Transformer<PipelineEvent, Uint8Array>,
+  keepAliveMs: number,
+): ReadableStream<Uint8Array> {
   const c = s.plan.candidate;
+  const enc = new SyncTransform(encoder);
   let finished = false;
+  let lastWrite = performance.now();
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+
   const finish = (statusCode: number, errorCode: string | null) => {
     finished = true;
+    clearInterval(keepAlive);
     const latencyMs = performance.now() - s.t0;
     const usage = s.usage ?? ZERO_USAGE;
     const cost = costMicrodollars(usage, c.route);
@@ -117,22 +118,43 @@ function committedStream(
     onSettled(cost, s.plan.apiKeySource);
     return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
   };
-  const idleMs = c.provider.idleTimeoutMs;
-  // The whole stream's deadline (stream_timeout_ms), counted from the attempt's start.
+  const write = (controller: ReadableStreamDefaultController<Uint8Array>, out: Uint8Array[]) => {
+    if (out.length === 0) return false;
+    controller.enqueue(joined(out));
+    lastWrite = performance.now();
+    return true;
+  };
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError) => {
+    s.events.cancel();
+    const api = upstreamFailure({ error, provider: c.provider.id }, false);
+    const { routing } = finish(api.status, error.code);
+    write(controller, [...enc.push({ type: "failed", error: api.body().error, routing }), ...enc.end()]);
+    controller.close();
+  };
   const deadline = s.t0 + c.provider.streamTimeoutMs;
-  return new ReadableStream<PipelineEvent>(
+  const idleMs = c.provider.idleTimeoutMs;
+  return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(s.first);
+        write(controller, [...enc.push(s.first)]);
+        keepAlive = setInterval(() => {
+          if (performance.now() - lastWrite >= keepAliveMs * 0.9) {
+            controller.enqueue(PING);
+            lastWrite = performance.now();
+          }
+        }, keepAliveMs);
       },
       async pull(controller) {
         for (;;) {
           const left = deadline - performance.now();
           const totalBound = left <= idleMs;
-          const r = await readWithin(s.reader, Math.max(1, Math.min(idleMs, left)), s.abort);
+          const r = await s.events.next(Math.max(1, Math.min(idleMs, left)));
           if (r.kind === "event") {
             const ev = r.event;
-            if (ev.type === "delta") return controller.enqueue(ev);
+            if (ev.type === "delta") {
+              if (write(controller, enc.push(ev))) return;
+              continue;
+            }
             if (ev.type === "usage") {
               s.usage = ev.usage;
               continue;
@@ -141,39 +163,21 @@ function committedStream(
           }
           if (r.kind === "end") {
             const { usage, routing } = finish(200, null);
-            controller.enqueue({ type: "done", usage, routing });
+            write(controller, [...enc.push({ type: "done", usage, routing }), ...enc.end()]);
             return controller.close();
           }
-          const error: UpstreamError =
-            r.kind === "timeout"
-              ? {
-                  code: "provider_timeout",
-                  status: 0,
-                  retryable: false,
-                  message:
-                    totalBound
-                      ? `Provider '${c.provider.id}' stream exceeded its total time limit.`
-                      : `Provider '${c.provider.id}' went silent mid-stream.`,
-                }
-              : transportError(r.err, c.provider.id);
-          return fail(controller, error);
+          if (r.kind === "timeout") {
+            const message = totalBound ? `Provider '${c.provider.id}' stream exceeded its total time limit.` : `Provider '${c.provider.id}' went silent mid-stream.`;
+            return fail(controller, { code: "provider_timeout", status: 0, retryable: false, message });
+          }
+          return fail(controller, transportError(r.err, c.provider.id));
         }
       },
       cancel() {
-        s.abort.abort();
-        s.reader.cancel().catch(() => {});
+        s.events.cancel();
         if (!finished) finish(499, "cancelled");
       },
     },
     { highWaterMark: 0 },
   );
-
-  function fail(controller: ReadableStreamDefaultController<PipelineEvent>, error: UpstreamError) {
-    s.abort.abort();
-    s.reader.cancel().catch(() => {});
-    const api = upstreamFailure({ error, provider: c.provider.id }, false);
-    const { routing } = finish(api.status, error.code);
-    controller.enqueue({ type: "failed", error: api.body().error, routing });
-    controller.close();
-  }
 }

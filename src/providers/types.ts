@@ -2,6 +2,7 @@
 // completions shape (the lingua franca of the field). /v1/responses and /v1/messages translate into it
 // at the edge; adapters translate it to each provider's wire protocol.
 import type { AdapterName } from "../catalog/types";
+import type { SseEvent } from "./sse-decode";
 
 export type Role = "system" | "developer" | "user" | "assistant" | "tool";
 
@@ -160,6 +161,11 @@ export interface ProviderAdapter {
   parseResponse(json: unknown, target: UpstreamTarget): ChatResult;
   /** Bytes of the upstream SSE body → internal stream events. */
   streamTransform(target: UpstreamTarget): TransformStream<Uint8Array, StreamEvent>;
+  /**
+   * The SSE-event → internal-event step of streamTransform as a bare Transformer (synchronous), so the
+   * pipeline can drive decode, translate and encode in one pass per network chunk (inference/upstream-events.ts).
+   */
+  streamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent>;
   /** Maps an upstream non-2xx answer to an UpstreamError (message never carries a credential). */
   classifyError(status: number, bodyText: string, headers: Headers): UpstreamError;
   /** Checks a credential against the provider (BYOK): cheap authenticated call, bounded by timeoutMs. */

@@ -44,7 +44,7 @@ interface ChunkState {
 }
 
 /** PipelineEvents → SSE bytes. Each delta is written as it arrives; usage and routing once, at the end. */
-export function chatSseEncoder(): TransformStream<PipelineEvent, Uint8Array> {
+export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
   const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
   const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) => c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
   const chunk = (choices: unknown[], extra?: Record<string, unknown>) => ({
@@ -60,7 +60,7 @@ export function chatSseEncoder(): TransformStream<PipelineEvent, Uint8Array> {
     if (usage) write(c, chunk([], { usage: usageJson(usage) }));
     if (routing) write(c, chunk([], { routing_metadata: routing }));
   };
-  return new TransformStream({
+  return {
     transform(ev, c) {
       if (ev.type === "delta") {
         if (!st.id) {
@@ -87,29 +87,7 @@ export function chatSseEncoder(): TransformStream<PipelineEvent, Uint8Array> {
       }
       c.enqueue(DONE);
     },
-  });
+  };
 }
 
-/** SSE comment lines during upstream silence so proxies and clients keep the connection open. */
-export function withKeepAlive(source: ReadableStream<Uint8Array>, everyMs: number): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
-  const ping = enc.encode(": keep-alive\n\n");
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const timer = setInterval(() => controller.enqueue(ping), everyMs);
-        try {
-          const r = await reader.read();
-          if (r.done) controller.close();
-          else controller.enqueue(r.value);
-        } finally {
-          clearInterval(timer);
-        }
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
+

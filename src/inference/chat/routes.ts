@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { ChatRequest } from "../../providers/types";
 import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
 import { ChatCompletionBody } from "./schema";
-import { chatSseEncoder, renderChatCompletion, withKeepAlive } from "./render";
+import { chatSseTransformer, renderChatCompletion } from "./render";
 
 export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" };
 
@@ -18,7 +18,7 @@ export function chatRoutes(d: InferenceRouteDeps) {
       if (out.kind === "json") {
         return new Response(JSON.stringify(renderChatCompletion(out.result)), { headers: { ...headers, "content-type": "application/json" } });
       }
-      const bytes = withKeepAlive(out.events.pipeThrough(chatSseEncoder()), d.inference.keepAliveMs);
+      const bytes = out.open(chatSseTransformer(), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },
     {

@@ -2,13 +2,12 @@
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 import { Elysia } from "elysia";
 import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
-import { withKeepAlive } from "../chat/render";
 import { SSE_HEADERS } from "../chat/routes";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
 import { messagesToChat } from "./to-chat";
 import { renderMessage } from "./render";
-import { messagesStreamEncoder } from "./stream";
+import { messagesStreamTransformer } from "./stream";
 import { anthropicErrorResponse } from "./errors";
 import type { ErrorRenderer } from "../../http/edge";
 
@@ -35,7 +34,7 @@ export function messagesRoutes(d: InferenceRouteDeps) {
       if (out.kind === "json") {
         return new Response(JSON.stringify(renderMessage(out.result)), { headers: { ...headers, "content-type": "application/json" } });
       }
-      const bytes = withKeepAlive(out.events.pipeThrough(messagesStreamEncoder({ model })), d.inference.keepAliveMs);
+      const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },
     { detail: { summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)", tags: ["inference"], security: [{ bearer: [] }] } },

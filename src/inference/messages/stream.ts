@@ -89,7 +89,7 @@ export interface MessagesStreamOptions {
 }
 
 /** Encodes one message's pipeline events as Anthropic Messages SSE bytes. */
-export function messagesStreamEncoder(options: MessagesStreamOptions = {}): TransformStream<PipelineEvent, Uint8Array> {
+export function messagesStreamTransformer(options: MessagesStreamOptions = {}): Transformer<PipelineEvent, Uint8Array> {
   const state: StreamState = {
     id: options.id ?? anthropicMessageId(),
     model: options.model ?? "",
@@ -100,7 +100,7 @@ export function messagesStreamEncoder(options: MessagesStreamOptions = {}): Tran
     finish: null,
     terminated: false,
   };
-  return new TransformStream<PipelineEvent, Uint8Array>({
+  return {
     start() {
       // Nothing yet: message_start waits for the first event (see the header comment).
     },
@@ -118,5 +118,10 @@ export function messagesStreamEncoder(options: MessagesStreamOptions = {}): Tran
     flush(c) {
       if (!state.terminated) fail(state, c, "internal_error", "The message stream ended before it was complete.");
     },
-  });
+  };
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function messagesStreamEncoder(options: MessagesStreamOptions = {}): TransformStream<PipelineEvent, Uint8Array> {
+  return new TransformStream(messagesStreamTransformer(options));
 }

@@ -1,13 +1,12 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
 import { Elysia } from "elysia";
 import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
-import { withKeepAlive } from "../chat/render";
 import { SSE_HEADERS } from "../chat/routes";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
 import { validationApiError } from "./validation-error";
 import { renderResponse } from "./render";
-import { responsesStreamEncoder } from "./stream";
+import { responsesStreamTransformer } from "./stream";
 
 export function responsesRoutes(d: InferenceRouteDeps) {
   return new Elysia({ name: "responses" }).post(
@@ -25,7 +24,7 @@ export function responsesRoutes(d: InferenceRouteDeps) {
       if (out.kind === "json") {
         return new Response(JSON.stringify(renderResponse(out.result, e)), { headers: { ...headers, "content-type": "application/json" } });
       }
-      const bytes = withKeepAlive(out.events.pipeThrough(responsesStreamEncoder(e)), d.inference.keepAliveMs);
+      const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },
     { detail: { summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)", tags: ["inference"], security: [{ bearer: [] }] } },

@@ -142,7 +142,7 @@ function fail(state: StreamState, c: Controller, echo: ResponsesEcho, error: { c
 }
 
 /** Encodes one response's pipeline events as Responses API SSE bytes. */
-export function responsesStreamEncoder(echo: ResponsesEcho, id: string = responseId()): TransformStream<PipelineEvent, Uint8Array> {
+export function responsesStreamTransformer(echo: ResponsesEcho, id: string = responseId()): Transformer<PipelineEvent, Uint8Array> {
   const state: StreamState = {
     seq: 0,
     id,
@@ -154,7 +154,7 @@ export function responsesStreamEncoder(echo: ResponsesEcho, id: string = respons
     finish: null,
     terminated: false,
   };
-  return new TransformStream<PipelineEvent, Uint8Array>({
+  return {
     start(c) {
       const response = buildResponse({ id, createdAt: state.createdAt, model: state.model, status: "in_progress", output: [], usage: null }, echo);
       emit(state, c, "response.created", { response });
@@ -171,5 +171,10 @@ export function responsesStreamEncoder(echo: ResponsesEcho, id: string = respons
     flush(c) {
       if (!state.terminated) fail(state, c, echo, { code: "internal_error", message: "The response stream ended before it was complete." });
     },
-  });
+  };
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function responsesStreamEncoder(echo: ResponsesEcho, id: string = responseId()): TransformStream<PipelineEvent, Uint8Array> {
+  return new TransformStream(responsesStreamTransformer(echo, id));
 }

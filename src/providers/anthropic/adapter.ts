@@ -5,7 +5,7 @@ import { probeCredential } from "../credential-check";
 import { classifyStatus, genericMessage, tryParseJson } from "../upstream-errors";
 import { ANTHROPIC_VERSION, buildAnthropicRequest } from "./request";
 import { parseAnthropicResponse } from "./response";
-import { anthropicStreamTranslator } from "./stream";
+import { anthropicStreamTransformer, anthropicStreamTranslator } from "./stream";
 import { anthropicError } from "./wire";
 
 export const anthropicAdapter: ProviderAdapter = {
@@ -13,6 +13,7 @@ export const anthropicAdapter: ProviderAdapter = {
   buildRequest: buildAnthropicRequest,
   parseResponse: parseAnthropicResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), anthropicStreamTranslator(target)),
+  streamTransformer: (target) => anthropicStreamTransformer(target),
   classifyError(status, bodyText, headers) {
     return classifyStatus(status, anthropicError(tryParseJson(bodyText))?.message ?? genericMessage(status), headers);
   },

@@ -25,7 +25,7 @@ interface AnthropicStreamState {
 
 type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
-export function anthropicStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+export function anthropicStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: AnthropicStreamState = {
     id: "",
     model: target.providerModelId,
@@ -35,7 +35,7 @@ export function anthropicStreamTranslator(target: UpstreamTarget): TransformStre
     usageSent: false,
     failed: false,
   };
-  return new TransformStream<SseEvent, StreamEvent>({
+  return {
     start() {},
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
@@ -50,7 +50,7 @@ export function anthropicStreamTranslator(target: UpstreamTarget): TransformStre
     flush(controller) {
       if (!state.usageSent) controller.enqueue(usageEvent(state));
     },
-  });
+  };
 }
 
 function usageEvent(state: AnthropicStreamState): StreamEvent {
@@ -108,4 +108,9 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
 
 function definedOnly(usage: AnthropicUsageWire): AnthropicUsageWire {
   return Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null && v !== undefined)) as AnthropicUsageWire;
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function anthropicStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+  return new TransformStream(anthropicStreamTransformer(target));
 }

@@ -6,7 +6,7 @@ import { probeCredential } from "../credential-check";
 import { classifyStatus, genericMessage, tryParseJson } from "../upstream-errors";
 import { buildGeminiRequest } from "./request";
 import { parseGeminiResponse } from "./response";
-import { geminiStreamTranslator } from "./stream";
+import { geminiStreamTransformer, geminiStreamTranslator } from "./stream";
 import { geminiError, isInvalidKeyError, retryDelayMs } from "./wire";
 
 export const geminiAdapter: ProviderAdapter = {
@@ -14,6 +14,7 @@ export const geminiAdapter: ProviderAdapter = {
   buildRequest: buildGeminiRequest,
   parseResponse: parseGeminiResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), geminiStreamTranslator(target)),
+  streamTransformer: (target) => geminiStreamTransformer(target),
   classifyError(status, bodyText, headers) {
     const error = geminiError(tryParseJson(bodyText));
     const message = error?.message ?? genericMessage(status);

@@ -26,12 +26,12 @@ interface GeminiStreamState {
 
 type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
-export function geminiStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+export function geminiStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: GeminiStreamState = {
     id: null, prefix: null, model: target.providerModelId, created: Math.floor(Date.now() / 1000),
     candidates: new Map(), usageWire: undefined, failed: false,
   };
-  return new TransformStream<SseEvent, StreamEvent>({
+  return {
     start() {},
     transform(event, controller) {
       if (state.failed) return;
@@ -53,7 +53,7 @@ export function geminiStreamTranslator(target: UpstreamTarget): TransformStream<
     flush(controller) {
       controller.enqueue({ type: "usage", usage: geminiUsage(state.usageWire) });
     },
-  });
+  };
 }
 
 function translateResponse(state: GeminiStreamState, wire: GeminiResponseWire): StreamEvent[] {
@@ -103,4 +103,9 @@ function translateCandidate(state: GeminiStreamState, candidate: GeminiCandidate
 
 function deltaEvent(state: GeminiStreamState, choiceIndex: number, delta: ChunkDelta, finishReason: FinishReason | null = null): DeltaEvent {
   return { type: "delta", id: state.id ?? "", created: state.created, model: state.model, choiceIndex, delta, finishReason };
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function geminiStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+  return new TransformStream(geminiStreamTransformer(target));
 }

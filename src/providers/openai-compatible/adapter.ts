@@ -6,7 +6,7 @@ import { probeCredential } from "../credential-check";
 import { classifyStatus, genericMessage, tryParseJson } from "../upstream-errors";
 import { buildOpenAIRequest, trimSlash } from "./request";
 import { parseOpenAIResponse } from "./response";
-import { openAIStreamTranslator } from "./stream";
+import { openAIStreamTransformer, openAIStreamTranslator } from "./stream";
 import { openAIErrorMessage } from "./wire";
 
 export const openAICompatibleAdapter: ProviderAdapter = {
@@ -14,6 +14,7 @@ export const openAICompatibleAdapter: ProviderAdapter = {
   buildRequest: buildOpenAIRequest,
   parseResponse: parseOpenAIResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), openAIStreamTranslator(target)),
+  streamTransformer: (target) => openAIStreamTransformer(target),
   classifyError(status, bodyText, headers) {
     return classifyStatus(status, openAIErrorMessage(tryParseJson(bodyText)) ?? genericMessage(status), headers);
   },

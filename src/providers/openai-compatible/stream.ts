@@ -16,14 +16,14 @@ interface OpenAIStreamState {
   failed: boolean;
 }
 
-export function openAIStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: OpenAIStreamState = { usage: null, usageSent: false, failed: false };
   const sendUsage = (controller: TransformStreamDefaultController<StreamEvent>) => {
     if (state.usageSent) return;
     state.usageSent = true;
     controller.enqueue({ type: "usage", usage: state.usage ?? zeroUsage() });
   };
-  return new TransformStream<SseEvent, StreamEvent>({
+  return {
     start() {},
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
@@ -62,7 +62,7 @@ export function openAIStreamTranslator(target: UpstreamTarget): TransformStream<
     flush(controller) {
       sendUsage(controller);
     },
-  });
+  };
 }
 
 function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
@@ -92,4 +92,9 @@ function midStreamError(wire: OpenAIResponseWire) {
   const code = isRecord(wire.error) ? wire.error.code : undefined;
   const status = typeof code === "number" && code >= 400 && code < 600 ? code : 502;
   return classifyStatus(status, openAIErrorMessage(wire) ?? "Upstream stream failed", new Headers());
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function openAIStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+  return new TransformStream(openAIStreamTransformer(target));
 }

@@ -7,13 +7,14 @@ import { chainTransforms, sseDecoder } from "../sse-decode";
 import { openAICompatibleAdapter } from "../openai-compatible/adapter";
 import { buildResponsesRequest } from "./request";
 import { parseResponsesResponse } from "./response";
-import { responsesStreamTranslator } from "./stream";
+import { responsesStreamTransformer, responsesStreamTranslator } from "./stream";
 
 export const openAIResponsesAdapter: ProviderAdapter = {
   name: "openai",
   buildRequest: buildResponsesRequest,
   parseResponse: parseResponsesResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), responsesStreamTranslator(target)),
+  streamTransformer: (target) => responsesStreamTransformer(target),
   classifyError: (status, bodyText, headers) => openAICompatibleAdapter.classifyError(status, bodyText, headers),
   validateCredential: (baseUrl, apiKey, timeoutMs, fetchImpl) =>
     openAICompatibleAdapter.validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl),

@@ -36,7 +36,7 @@ interface ResponsesStreamState {
 
 type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
-export function responsesStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+export function responsesStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: ResponsesStreamState = {
     id: "",
     model: target.providerModelId,
@@ -49,7 +49,7 @@ export function responsesStreamTranslator(target: UpstreamTarget): TransformStre
     usageSent: false,
     failed: false,
   };
-  return new TransformStream<SseEvent, StreamEvent>({
+  return {
     start() {},
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
@@ -65,7 +65,7 @@ export function responsesStreamTranslator(target: UpstreamTarget): TransformStre
     flush(controller) {
       if (!state.usageSent) controller.enqueue(usageEvent(state, state.usage ?? zeroUsage()));
     },
-  });
+  };
 }
 
 function usageEvent(state: ResponsesStreamState, usage: Usage): StreamEvent {
@@ -161,4 +161,9 @@ function functionCallEnd(state: ResponsesStreamState, data: Record<string, unkno
 function errorEvent(error: { code?: string | null; message?: string } | null | undefined): StreamEvent {
   const status = responsesErrorStatus(error?.code);
   return { type: "error", error: classifyStatus(status, error?.message ?? "Upstream stream failed", new Headers()) };
+}
+
+/** The same transformer as a TransformStream (for pipeThrough). */
+export function responsesStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
+  return new TransformStream(responsesStreamTransformer(target));
 }

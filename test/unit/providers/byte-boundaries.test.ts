@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AdapterName } from "../../../src/catalog/types";
 import { fixtureSseEvents } from "../../support/mock-upstream-wire";
-import { runStream, target, withoutClock } from "./stream-harness";
+import { runStream, runStreamPiped, target, withoutClock } from "./stream-harness";
 
 const RECORDINGS: [AdapterName, string][] = [
   ["openai", "openai/text.chunks.txt"],
@@ -26,6 +26,16 @@ describe("stream translation is independent of byte boundaries", () => {
         const split = withoutClock(await runStream(adapter, [bytes.slice(0, cut), bytes.slice(cut)], t));
         if (!Bun.deepEquals(split, whole)) expect({ cut, split }).toEqual({ cut, split: whole });
       }
+    });
+  }
+});
+
+describe("the pipeline's one-pass reader and the TransformStream form agree", () => {
+  for (const [adapter, file] of RECORDINGS) {
+    test(`${file}: same events both ways`, async () => {
+      const t = target(adapter);
+      const bytes = new TextEncoder().encode(fixtureSseEvents(adapter, file).join(""));
+      expect(withoutClock(await runStream(adapter, [bytes], t))).toEqual(withoutClock(await runStreamPiped(adapter, [bytes], t)));
     });
   }
 });

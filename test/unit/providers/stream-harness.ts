@@ -2,6 +2,7 @@
 import type { AdapterName } from "../../../src/catalog/types";
 import type { StreamEvent, UpstreamTarget } from "../../../src/providers/types";
 import { adapterFor } from "../../../src/providers/registry";
+import { UpstreamEvents } from "../../../src/inference/upstream-events";
 
 export function target(adapter: AdapterName, over: Partial<UpstreamTarget> = {}): UpstreamTarget {
   const baseUrl = adapter === "openai" ? "https://api.example.test/v1" : "https://api.example.test";
@@ -25,7 +26,20 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
   return out;
 }
 
+/** Bytes through the pipeline's production reader (inference/upstream-events.ts) with this adapter. */
 export async function runStream(adapter: AdapterName, pieces: (string | Uint8Array)[], t: UpstreamTarget = target(adapter)): Promise<StreamEvent[]> {
+  const events = new UpstreamEvents(bytesStream(pieces), adapterFor(adapter), t, new AbortController());
+  const out: StreamEvent[] = [];
+  for (;;) {
+    const r = await events.next(10_000);
+    if (r.kind === "end") return out;
+    if (r.kind !== "event") throw new Error(`stream ${r.kind}`);
+    out.push(r.event);
+  }
+}
+
+/** The same bytes through the adapter's TransformStream form (streamTransform), for pipeThrough users. */
+export async function runStreamPiped(adapter: AdapterName, pieces: (string | Uint8Array)[], t: UpstreamTarget = target(adapter)): Promise<StreamEvent[]> {
   return collect(bytesStream(pieces).pipeThrough(adapterFor(adapter).streamTransform(t)));
 }
 
