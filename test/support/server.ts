@@ -11,6 +11,7 @@ import { generateApiKey } from "../../src/auth/key-format";
 import { createLogger } from "../../src/platform/logger";
 import { makeTestDb, type TestDb } from "./databases";
 import { randomBase62 } from "../../src/platform/ids";
+import Redis from "ioredis";
 
 const big = { per_minute: 1_000_000 };
 export const GENEROUS_LIMITS = { inference: big, discovery: big, management_reads: big, management_writes: big, key_creation: big };
@@ -53,6 +54,8 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
   // Tests send bursts no client would; rate limits are generous unless a test sets its own.
   const file = (opts.configFile ?? {}) as Record<string, unknown>;
   env.SWITCHYARD_CONFIG = writeTempConfig(typeof opts.configFile === "string" || file.limits ? opts.configFile : { ...file, limits: GENEROUS_LIMITS });
+  // Shared-mode tests get their own Redis key prefix, removed on stop, so runs never see each other's keys.
+  if (env.REDIS_URL && !env.REDIS_PREFIX) env.REDIS_PREFIX = `switchyard-test-${randomBase62(10)}:`;
   const logs: string[] = [];
   const config = loadConfig(env);
   const deps = await createDeps(config, createLogger("debug", (l) => logs.push(l)));
@@ -78,6 +81,24 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
       await app.server?.stop(true);
       await deps.close();
       await testDb.cleanup();
+      if (env.REDIS_URL) await deleteRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX!);
     },
   };
+}
+
+async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } catch {
+    // Redis gone: nothing to clean.
+  } finally {
+    redis.disconnect();
+  }
 }
