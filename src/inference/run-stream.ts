@@ -118,66 +118,89 @@ function committedStream(
     onSettled(cost, s.plan.apiKeySource);
     return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
   };
-  const write = (controller: ReadableStreamDefaultController<Uint8Array>, out: Uint8Array[]) => {
-    if (out.length === 0) return false;
-    controller.enqueue(joined(out));
+  const deadline = s.t0 + c.provider.streamTimeoutMs;
+  const idleMs = c.provider.idleTimeoutMs;
+  let sink: DirectController | null = null;
+  const write = (out: Uint8Array[]): boolean => {
+    if (out.length === 0 || !sink) return false;
+    // No flush per write: Bun sends what was written when this task yields, so the chunks of one
+    // network read leave together (a flush per chunk cost a third of a stream's CPU).
+    sink.write(joined(out));
     lastWrite = performance.now();
     return true;
   };
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: UpstreamError) => {
+  const end = (lastEvent: PipelineEvent) => {
+    write([...enc.push(lastEvent), ...enc.end()]);
+    sink?.close();
+  };
+  const fail = (error: UpstreamError) => {
     s.events.cancel();
     const api = upstreamFailure({ error, provider: c.provider.id }, false);
     const { routing } = finish(api.status, error.code);
-    write(controller, [...enc.push({ type: "failed", error: api.body().error, routing }), ...enc.end()]);
-    controller.close();
+    end({ type: "failed", error: api.body().error, routing });
   };
-  const deadline = s.t0 + c.provider.streamTimeoutMs;
-  const idleMs = c.provider.idleTimeoutMs;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        write(controller, [...enc.push(s.first)]);
-        keepAlive = setInterval(() => {
-          if (performance.now() - lastWrite >= keepAliveMs * 0.9) {
-            controller.enqueue(PING);
-            lastWrite = performance.now();
-          }
-        }, keepAliveMs);
-      },
-      async pull(controller) {
+  // The client going away aborts the upstream read below; the attempt is then recorded as cancelled.
+  const onClientGone = () => s.events.cancel();
+  ctx.signal.addEventListener("abort", onClientGone, { once: true });
+  // A "direct" stream (Bun): chunks are written straight to the response sink, with no queue and no
+  // pull() promise per chunk; Bun's own pass-through proxy path works the same way.
+  const source = {
+    type: "direct",
+    async pull(controller: DirectController) {
+      sink = controller;
+      write([...enc.push(s.first)]);
+      keepAlive = setInterval(() => {
+        if (performance.now() - lastWrite < keepAliveMs * 0.9) return;
+        sink?.write(PING);
+        sink?.flush();
+        lastWrite = performance.now();
+      }, keepAliveMs);
+      try {
         for (;;) {
           const left = deadline - performance.now();
           const totalBound = left <= idleMs;
           const r = await s.events.next(Math.max(1, Math.min(idleMs, left)));
+          if (ctx.signal.aborted) {
+            if (!finished) finish(499, "cancelled");
+            return;
+          }
           if (r.kind === "event") {
             const ev = r.event;
-            if (ev.type === "delta") {
-              if (write(controller, enc.push(ev))) return;
-              continue;
-            }
-            if (ev.type === "usage") {
-              s.usage = ev.usage;
-              continue;
-            }
-            return fail(controller, ev.error);
+            if (ev.type === "delta") write(enc.push(ev));
+            else if (ev.type === "usage") s.usage = ev.usage;
+            else return fail(ev.error);
+            continue;
           }
           if (r.kind === "end") {
             const { usage, routing } = finish(200, null);
-            write(controller, [...enc.push({ type: "done", usage, routing }), ...enc.end()]);
-            return controller.close();
+            return end({ type: "done", usage, routing });
           }
           if (r.kind === "timeout") {
             const message = totalBound ? `Provider '${c.provider.id}' stream exceeded its total time limit.` : `Provider '${c.provider.id}' went silent mid-stream.`;
-            return fail(controller, { code: "provider_timeout", status: 0, retryable: false, message });
+            return fail({ code: "provider_timeout", status: 0, retryable: false, message });
           }
-          return fail(controller, transportError(r.err, c.provider.id));
+          return fail(transportError(r.err, c.provider.id));
         }
-      },
-      cancel() {
+      } catch {
+        // The sink refused a write: the client is gone.
         s.events.cancel();
         if (!finished) finish(499, "cancelled");
-      },
+      } finally {
+        clearInterval(keepAlive);
+        ctx.signal.removeEventListener("abort", onClientGone);
+      }
     },
-    { highWaterMark: 0 },
-  );
+    cancel() {
+      s.events.cancel();
+      if (!finished) finish(499, "cancelled");
+    },
+  };
+  return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
+/** Bun's controller for `type: "direct"` streams (not in the DOM typings). */
+interface DirectController {
+  write(chunk: Uint8Array): number | Promise<number>;
+  flush(): number | Promise<number> | undefined;
+  close(): void;
 }
