@@ -10,7 +10,7 @@ import type { RequestRecord } from "../src/metering/request-record";
 const total = Number(process.argv[2] ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), "sy-bench-"));
 const url = process.argv[3] ?? `sqlite:${join(dir, "bench.db")}`;
-const db = openDatabase(url);
+const db = await openDatabase(url);
 await db.migrate();
 
 function record(i: number): RequestRecord {

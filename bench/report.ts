@@ -118,7 +118,8 @@ export function renderMarkdown(r: Results): string {
   const lines = [
     `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.`,
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
-      `${s.rounds} alternating rounds per load (order rotated each round); CPU from /proc/<pid>/stat utime+stime of the proxy process, summed over the rounds.`,
+      `${s.rounds} alternating rounds per load (order rotated each round); CPU from /proc/<pid>/stat utime+stime of the proxy process, summed over the rounds. ` +
+      `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model.`,
     "",
     renderTable(r),
   ];

@@ -161,7 +161,7 @@ async function main(): Promise<number> {
     const rw = await recordWriter(S.records);
 
     const proxy = await startBareProxy(mock.url);
-    const gw = await startGateway(g);
+    const gw = await startGateway(g, [], build.path);
     const path = "/v1/chat/completions";
     const json = { "content-type": "application/json" };
     const targets: Record<TargetName, Target> = {

@@ -69,10 +69,14 @@ function gatewayEnv(g: GatewayEnv, port: number, db: string): Record<string, str
   };
 }
 
-/** `bun src/main.ts serve` on core 1 (extra bun flags such as --cpu-prof go in `bunFlags`). */
-export async function startGateway(g: GatewayEnv, bunFlags: string[] = []): Promise<Upstream> {
+/**
+ * Switchyard on core 1: the compiled binary when given (what self-hosters run), else `bun src/main.ts
+ * serve` (extra bun flags such as --cpu-prof go in `bunFlags`).
+ */
+export async function startGateway(g: GatewayEnv, bunFlags: string[] = [], binary?: string): Promise<Upstream> {
   const port = freePort();
-  const child = spawnChild("switchyard", pinned([BUN, ...bunFlags, join(ROOT, "src/main.ts"), "serve"], 1), gatewayEnv(g, port, "bench.db"), { cwd: ROOT });
+  const cmd = binary ? [binary, "serve"] : [BUN, ...bunFlags, join(ROOT, "src/main.ts"), "serve"];
+  const child = spawnChild("switchyard", pinned(cmd, 1), gatewayEnv(g, port, "bench.db"), { cwd: ROOT });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/readyz`, 200, 30_000, 20).catch((err: unknown) => {
     throw new Error(`${String(err)}\n${child.output()}`);

@@ -22,7 +22,7 @@ import type { RateLimiter } from "./limits/limiter";
 import { createManagement, type Management } from "./management/module";
 import { loadMasterKey } from "./platform/master-key";
 import { publishingEvents } from "./management/invalidation";
-import { createSharedMode, type SharedMode } from "./shared-mode";
+import type { SharedMode } from "./shared-mode";
 
 export interface Deps {
   config: Config;
@@ -58,7 +58,7 @@ function loadCatalog(config: Config): Catalog {
 
 export async function createDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Deps> {
   const catalog = loadCatalog(config);
-  const db = openDatabase(config.databaseUrl);
+  const db = await openDatabase(config.databaseUrl);
   const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
   const keys = new ApiKeyCache(repos.apiKeys);
   const management = createManagement({
@@ -81,8 +81,9 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
   });
   const limits = resolveLimits(config.file.limits);
+  // Redis code is loaded only in shared mode (ioredis alone is ~8 MB of resident memory).
   const shared = config.redisUrl
-    ? createSharedMode({ url: config.redisUrl, prefix: config.redisPrefix, logger, db, limits, keys, apiKeys: repos.apiKeys, management })
+    ? (await import("./shared-mode")).createSharedMode({ url: config.redisUrl, prefix: config.redisPrefix, logger, db, limits, keys, apiKeys: repos.apiKeys, management })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   management.events = {

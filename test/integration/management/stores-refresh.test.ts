@@ -32,7 +32,7 @@ for (const kind of kinds) {
     const master = { bytes: randomBytes(32), id: "test-master" };
     beforeAll(async () => {
       testDb = makeTestDb(kind);
-      db = openDatabase(testDb.url);
+      db = await openDatabase(testDb.url);
       await db.migrate();
       const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
       m = createManagement({

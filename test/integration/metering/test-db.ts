@@ -36,13 +36,13 @@ export async function openTestDb(dialect: Dialect): Promise<TestDb> {
       await admin.end();
     };
   }
-  const db = openDatabase(url);
+  const db = await openDatabase(url);
   await db.migrate();
   return {
     db,
     url,
     openAnother: async () => {
-      const other = openDatabase(url);
+      const other = await openDatabase(url);
       others.push(other);
       return other;
     },
