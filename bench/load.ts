@@ -20,7 +20,14 @@ const messages = [
   { role: "user", content: "Summarise the benefits of a self-hosted model routing gateway for a small team in two sentences." },
 ];
 const JSON_BODY = JSON.stringify({ model: "bench/chat", messages, max_tokens: 64, temperature: 0 });
-const STREAM_BODY = JSON.stringify({ model: "bench/chat", messages, max_tokens: 64, temperature: 0, stream: true, stream_options: { include_usage: true } });
+const STREAM_BODY = JSON.stringify({
+  model: "bench/chat",
+  messages,
+  max_tokens: 64,
+  temperature: 0,
+  stream: true,
+  stream_options: { include_usage: true },
+});
 
 export interface JsonRun {
   count: number;

@@ -24,7 +24,16 @@ const chunk = (model: string, choices: unknown[], extra?: Record<string, unknown
 
 function streamFrames(model: string) {
   const content = Array.from({ length: STREAM_CHUNKS }, (_, i) =>
-    sse(chunk(model, [{ index: 0, delta: i === 0 ? { role: "assistant", content: `tok${i} ` } : { content: `tok${i} ` }, logprobs: null, finish_reason: null }])),
+    sse(
+      chunk(model, [
+        {
+          index: 0,
+          delta: i === 0 ? { role: "assistant", content: `tok${i} ` } : { content: `tok${i} ` },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ]),
+    ),
   );
   const usage = { prompt_tokens: PROMPT_TOKENS, completion_tokens: STREAM_CHUNKS, total_tokens: PROMPT_TOKENS + STREAM_CHUNKS };
   return {
@@ -66,7 +75,8 @@ if (import.meta.main) {
     hostname: "127.0.0.1",
     idleTimeout: 0,
     async fetch(req) {
-      if (req.method !== "POST" || !new URL(req.url).pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+      if (req.method !== "POST" || !new URL(req.url).pathname.endsWith("/chat/completions"))
+        return new Response("not found", { status: 404 });
       const raw = await req.text();
       const model = modelOf(raw);
       if (!raw.includes('"stream":true')) {

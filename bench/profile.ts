@@ -69,7 +69,14 @@ function summarise(p: Profile) {
     add(ownerFile, own.includes(" — src/") ? own.slice(own.indexOf(" — ") + 3).replace(/:\d+$/, "") : own, dt);
   }
   const top = (m: Map<string, number>, n: number) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
-  return { total, fns: top(fn, 30), files: top(file, 20), owners: top(owner, 30), ownerFiles: top(ownerFile, 20), orphans: top(orphan, 15) };
+  return {
+    total,
+    fns: top(fn, 30),
+    files: top(file, 20),
+    owners: top(owner, 30),
+    ownerFiles: top(ownerFile, 20),
+    orphans: top(orphan, 15),
+  };
 }
 
 async function main(): Promise<void> {

@@ -71,7 +71,13 @@ export function renderTable(r: Results): string {
     const d = t.direct;
     const head = `non-streaming, ${c} connections`;
     rows.push([`${head}: requests/s`, int(d.rps), int(t.proxy.rps), int(t.switchyard.rps), ""]);
-    rows.push([`… latency p50 / p99 (ms)`, pair(d.p50, d.p99), pair(t.proxy.p50, t.proxy.p99), pair(t.switchyard.p50, t.switchyard.p99), ""]);
+    rows.push([
+      `… latency p50 / p99 (ms)`,
+      pair(d.p50, d.p99),
+      pair(t.proxy.p50, t.proxy.p99),
+      pair(t.switchyard.p50, t.switchyard.p99),
+      "",
+    ]);
     rows.push([
       `… added over direct p50 / p99 (ms)`,
       "—",
@@ -79,13 +85,25 @@ export function renderTable(r: Results): string {
       `${signed(t.switchyard.p50 - d.p50)} / ${signed(t.switchyard.p99 - d.p99)}`,
       "",
     ]);
-    rows.push([`… **CPU µs / request**`, "—", int(t.proxy.cpuUs ?? NaN), int(t.switchyard.cpuUs ?? NaN), `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`]);
+    rows.push([
+      `… **CPU µs / request**`,
+      "—",
+      int(t.proxy.cpuUs ?? NaN),
+      int(t.switchyard.cpuUs ?? NaN),
+      `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`,
+    ]);
     const errs = d.errors + t.proxy.errors + t.switchyard.errors;
     if (errs) rows.push([`… errors`, int(d.errors), int(t.proxy.errors), int(t.switchyard.errors), ""]);
   }
   for (const { concurrency: c, targets: t } of r.streams) {
     const d = t.direct;
-    rows.push([`streaming, ${c} streams: TTFB p50 / p99 (ms)`, pair(d.ttfbP50, d.ttfbP99), pair(t.proxy.ttfbP50, t.proxy.ttfbP99), pair(t.switchyard.ttfbP50, t.switchyard.ttfbP99), ""]);
+    rows.push([
+      `streaming, ${c} streams: TTFB p50 / p99 (ms)`,
+      pair(d.ttfbP50, d.ttfbP99),
+      pair(t.proxy.ttfbP50, t.proxy.ttfbP99),
+      pair(t.switchyard.ttfbP50, t.switchyard.ttfbP99),
+      "",
+    ]);
     rows.push([
       `… TTFB added over direct p50 / p99 (ms)`,
       "—",
@@ -93,19 +111,55 @@ export function renderTable(r: Results): string {
       `${signed(t.switchyard.ttfbP50 - d.ttfbP50)} / ${signed(t.switchyard.ttfbP99 - d.ttfbP99)}`,
       `${signed(t.switchyard.ttfbP50 - t.proxy.ttfbP50)} ms p50 over bare${c === 32 ? " (≤ 1 ms)" : ""}`,
     ]);
-    rows.push([`… total stream time p50 / p99 (ms)`, pair(d.totalP50, d.totalP99), pair(t.proxy.totalP50, t.proxy.totalP99), pair(t.switchyard.totalP50, t.switchyard.totalP99), ""]);
-    rows.push([`… complete streams`, `${d.complete}/${d.streams}`, `${t.proxy.complete}/${t.proxy.streams}`, `${t.switchyard.complete}/${t.switchyard.streams}`, ""]);
-    rows.push([`… **CPU µs / stream**`, "—", int(t.proxy.cpuUs ?? NaN), int(t.switchyard.cpuUs ?? NaN), `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`]);
+    rows.push([
+      `… total stream time p50 / p99 (ms)`,
+      pair(d.totalP50, d.totalP99),
+      pair(t.proxy.totalP50, t.proxy.totalP99),
+      pair(t.switchyard.totalP50, t.switchyard.totalP99),
+      "",
+    ]);
+    rows.push([
+      `… complete streams`,
+      `${d.complete}/${d.streams}`,
+      `${t.proxy.complete}/${t.proxy.streams}`,
+      `${t.switchyard.complete}/${t.switchyard.streams}`,
+      "",
+    ]);
+    rows.push([
+      `… **CPU µs / stream**`,
+      "—",
+      int(t.proxy.cpuUs ?? NaN),
+      int(t.switchyard.cpuUs ?? NaN),
+      `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`,
+    ]);
   }
   const m = r.memory;
-  rows.push([`gateway RSS idle / peak under 128 streams / after load (MB)`, "", "", `${mb(m.idleMb)} / ${mb(m.peak128Mb)} / ${mb(m.afterLoadMb)}`, "peak ≤ 100 MB"]);
+  rows.push([
+    `gateway RSS idle / peak under 128 streams / after load (MB)`,
+    "",
+    "",
+    `${mb(m.idleMb)} / ${mb(m.peak128Mb)} / ${mb(m.afterLoadMb)}`,
+    "peak ≤ 100 MB",
+  ]);
   rows.push([`gateway RSS after each 128-stream round (MB)`, "", "", m.afterEachRoundMb.map((x) => x.toFixed(0)).join(", "), "no growth"]);
   rows.push([`gateway lifetime peak RSS, whole run (MB)`, "", "", mb(m.lifetimePeakMb), ""]);
   const s = r.startup;
-  rows.push([`compiled binary exec → /readyz 200 (ms), fresh DB / existing DB`, "", "", `${ms(median(s.freshDbMs))} / ${ms(median(s.existingDbMs))}`, ""]);
+  rows.push([
+    `compiled binary exec → /readyz 200 (ms), fresh DB / existing DB`,
+    "",
+    "",
+    `${ms(median(s.freshDbMs))} / ${ms(median(s.existingDbMs))}`,
+    "",
+  ]);
   if (r.recordWriter) {
     const w = r.recordWriter;
-    rows.push([`record writer → SQLite (records/s; per CPU-second)`, "", "", `${int(w.recordsPerSecond)}; ${int(w.recordsPerCpuSecond)}${w.complete ? "" : " (LOSS)"}`, "≥ 10,000"]);
+    rows.push([
+      `record writer → SQLite (records/s; per CPU-second)`,
+      "",
+      "",
+      `${int(w.recordsPerSecond)}; ${int(w.recordsPerCpuSecond)}${w.complete ? "" : " (LOSS)"}`,
+      "≥ 10,000",
+    ]);
   }
   const header = ["Metric", "direct", "bare proxy", "Switchyard", "Switchyard ÷ bare (target)"];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;

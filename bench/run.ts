@@ -12,8 +12,24 @@ import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMock, t
 
 const quick = Bun.argv.includes("--quick");
 const S = quick
-  ? { rounds: 2, jsonPerRound: 800, streamsPerRound: { 8: 48, 32: 128, 128: 256 }, memRounds: 10, memStreams: 128, starts: 1, records: 20_000 }
-  : { rounds: 5, jsonPerRound: 3000, streamsPerRound: { 8: 160, 32: 384, 128: 768 }, memRounds: 10, memStreams: 256, starts: 3, records: 50_000 };
+  ? {
+      rounds: 2,
+      jsonPerRound: 800,
+      streamsPerRound: { 8: 48, 32: 128, 128: 256 },
+      memRounds: 10,
+      memStreams: 128,
+      starts: 1,
+      records: 20_000,
+    }
+  : {
+      rounds: 5,
+      jsonPerRound: 3000,
+      streamsPerRound: { 8: 160, 32: 384, 128: 768 },
+      memRounds: 10,
+      memStreams: 256,
+      starts: 3,
+      records: 50_000,
+    };
 const TTFT_MS = 20;
 const GAP_MS = 5;
 const SETTLE_MS = 300;
@@ -52,7 +68,9 @@ async function settledTicks(t: Target): Promise<number | null> {
 }
 
 async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
-  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, perRound: [] as number[] }]));
+  const acc = Object.fromEntries(
+    NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, perRound: [] as number[] }]),
+  );
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
@@ -90,7 +108,9 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
 }
 
 async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
-  const acc = Object.fromEntries(NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, perRound: [] as number[] }]));
+  const acc = Object.fromEntries(
+    NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, perRound: [] as number[] }]),
+  );
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
@@ -106,7 +126,8 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
         a.ticks += after - before;
         a.perRound.push(ticksToMicros(after - before) / run.count);
       }
-      if (run.firstFailure) failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
+      if (run.firstFailure)
+        failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
     }
   }
   const out = {} as Record<TargetName, StreamTargetResult>;
@@ -129,12 +150,22 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
 }
 
 async function recordWriter(records: number): Promise<Results["recordWriter"]> {
-  const child = spawnChild("record-writer", pinned([process.execPath, join(ROOT, "bench/record-writer.ts"), String(records)], 1), {}, { cwd: ROOT });
+  const child = spawnChild(
+    "record-writer",
+    pinned([process.execPath, join(ROOT, "bench/record-writer.ts"), String(records)], 1),
+    {},
+    { cwd: ROOT },
+  );
   try {
     // Take its one JSON line as soon as it is printed: the process need not exit on its own.
     const line = await waitForOutput(child, /^(\{.*"records_per_second".*\})$/m, 120_000);
     const j = JSON.parse(line) as { records: number; complete: boolean; records_per_second: number; records_per_cpu_second: number };
-    return { records: j.records, complete: j.complete, recordsPerSecond: j.records_per_second, recordsPerCpuSecond: j.records_per_cpu_second };
+    return {
+      records: j.records,
+      complete: j.complete,
+      recordsPerSecond: j.records_per_second,
+      recordsPerCpuSecond: j.records_per_cpu_second,
+    };
   } finally {
     await child.stop(2_000);
   }
@@ -167,7 +198,13 @@ async function main(): Promise<number> {
     const targets: Record<TargetName, Target> = {
       direct: { name: "direct", url: mock.url + path, headers: json, pid: null, expectRouting: false },
       proxy: { name: "proxy", url: proxy.url + path, headers: json, pid: proxy.child.pid, expectRouting: false },
-      switchyard: { name: "switchyard", url: gw.url + path, headers: { ...json, authorization: `Bearer ${g.adminKey}` }, pid: gw.child.pid, expectRouting: true },
+      switchyard: {
+        name: "switchyard",
+        url: gw.url + path,
+        headers: { ...json, authorization: `Bearer ${g.adminKey}` },
+        pid: gw.child.pid,
+        expectRouting: true,
+      },
     };
     log("warming up…");
     for (const name of NAMES) {
@@ -184,7 +221,15 @@ async function main(): Promise<number> {
       date: new Date().toISOString(),
       mode: quick ? "quick" : "full",
       machine: machine(),
-      settings: { rounds: S.rounds, jsonPerRound: S.jsonPerRound, ttftMs: TTFT_MS, gapMs: GAP_MS, streamChunks: STREAM_CHUNKS, clkTck: CLK_TCK, memStreams: S.memStreams },
+      settings: {
+        rounds: S.rounds,
+        jsonPerRound: S.jsonPerRound,
+        ttftMs: TTFT_MS,
+        gapMs: GAP_MS,
+        streamChunks: STREAM_CHUNKS,
+        clkTck: CLK_TCK,
+        memStreams: S.memStreams,
+      },
       json: [],
       streams: [],
       memory: { idleMb: mbOf(idleKb), lifetimePeakMb: 0, peak128Mb: 0, afterLoadMb: 0, afterEachRoundMb: [] },
@@ -221,7 +266,10 @@ async function main(): Promise<number> {
     process.stdout.write(md);
     const base = join(ROOT, "bench/results", quick ? "quick" : "latest");
     writeFileSync(`${base}.md`, md);
-    writeFileSync(`${base}.json`, JSON.stringify(results, (_, v) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v), 1) + "\n");
+    writeFileSync(
+      `${base}.json`,
+      JSON.stringify(results, (_, v) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v), 1) + "\n",
+    );
     if (!quick && !Bun.argv.includes("--no-readme")) {
       const readme = join(ROOT, "README.md");
       writeFileSync(readme, updateReadme(readFileSync(readme, "utf8"), md));

@@ -14,7 +14,11 @@ export interface Upstream {
 }
 
 export async function startMock(ttftMs: number, gapMs: number): Promise<Upstream> {
-  const child = spawnChild("mock", pinned([BUN, join(ROOT, "bench/mock-upstream.ts")], 0), { PORT: "0", TTFT_MS: String(ttftMs), GAP_MS: String(gapMs) });
+  const child = spawnChild("mock", pinned([BUN, join(ROOT, "bench/mock-upstream.ts")], 0), {
+    PORT: "0",
+    TTFT_MS: String(ttftMs),
+    GAP_MS: String(gapMs),
+  });
   const port = await waitForOutput(child, /"port":(\d+)/);
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -36,7 +40,12 @@ export function adminKey(): string {
 
 /** A realistic configuration: two providers (same mock, different keys) for one model, generous limits. */
 export function writeConfig(dir: string, mockUrl: string): string {
-  const route = (provider: string, input: number, output: number) => ({ provider, provider_model_id: "m", input_price: input, output_price: output });
+  const route = (provider: string, input: number, output: number) => ({
+    provider,
+    provider_model_id: "m",
+    input_price: input,
+    output_price: output,
+  });
   const config = {
     catalog: "replace",
     providers: {
@@ -88,7 +97,12 @@ export async function startGateway(g: GatewayEnv, bunFlags: string[] = [], binar
 export async function buildBinary(dir: string): Promise<{ path: string; ms: number }> {
   const path = join(dir, "switchyard");
   const t0 = performance.now();
-  const p = Bun.spawn([BUN, "run", "build"], { cwd: ROOT, env: { ...process.env, SWITCHYARD_BUILD_OUT: path }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([BUN, "run", "build"], {
+    cwd: ROOT,
+    env: { ...process.env, SWITCHYARD_BUILD_OUT: path },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new Error(`bun run build failed (${code}): ${out}${err}`);
   return { path, ms: performance.now() - t0 };

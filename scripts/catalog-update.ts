@@ -27,8 +27,24 @@ const FIREWORKS_PREFIX = "accounts/fireworks/models/";
 
 type Json = Record<string, unknown>;
 type Match = { equals?: string; starts_with?: string; ends_with?: string; contains?: string; regex?: string; or?: Match[]; and?: Match[] };
-interface GenaiModel { id: string; name?: string; description?: string; context_window?: number; match: Match; prices: unknown }
-interface DevModel { id: string; name?: string; release_date?: string; tool_call?: boolean; reasoning?: boolean; modalities?: { input?: string[]; output?: string[] }; cost?: Record<string, number | undefined>; limit?: { context?: number; output?: number } }
+interface GenaiModel {
+  id: string;
+  name?: string;
+  description?: string;
+  context_window?: number;
+  match: Match;
+  prices: unknown;
+}
+interface DevModel {
+  id: string;
+  name?: string;
+  release_date?: string;
+  tool_call?: boolean;
+  reasoning?: boolean;
+  modalities?: { input?: string[]; output?: string[] };
+  cost?: Record<string, number | undefined>;
+  limit?: { context?: number; output?: number };
+}
 
 function matches(m: Match, id: string): boolean {
   if (m.equals !== undefined) return id === m.equals;
@@ -79,7 +95,13 @@ const firstTier = (v: unknown): { start: number; price: number } | undefined =>
 /** Rounds away float noise (0.1 × 3) while keeping sub-cent precision. */
 const price = (n: number): number => Math.round(n * 1e6) / 1e6;
 
-interface RoutePrices { input: number; output: number; cacheRead: number | null; cacheWrite: number | null; variants: BuiltinRouteT["price_variants"] }
+interface RoutePrices {
+  input: number;
+  output: number;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  variants: BuiltinRouteT["price_variants"];
+}
 
 function pricesFor(provider: string, key: string): { prices: RoutePrices; context?: number; genai?: GenaiModel } {
   const g = genaiModel(provider, key);
@@ -87,26 +109,43 @@ function pricesFor(provider: string, key: string): { prices: RoutePrices; contex
     const p = currentPrices(g.prices);
     const long = firstTier(p.input_mtok);
     const variants = long
-      ? [{
-          name: "long_context",
-          above_input_tokens: long.start,
-          input_price: price(long.price),
-          output_price: price(firstTier(p.output_mtok)?.price ?? base(p.output_mtok) ?? 0),
-          cache_read_price: firstTier(p.cache_read_mtok)?.price ?? base(p.cache_read_mtok),
-        }]
+      ? [
+          {
+            name: "long_context",
+            above_input_tokens: long.start,
+            input_price: price(long.price),
+            output_price: price(firstTier(p.output_mtok)?.price ?? base(p.output_mtok) ?? 0),
+            cache_read_price: firstTier(p.cache_read_mtok)?.price ?? base(p.cache_read_mtok),
+          },
+        ]
       : [];
     const cr = base(p.cache_read_mtok);
     const cw = base(p.cache_write_mtok);
     return {
       genai: g,
       context: g.context_window,
-      prices: { input: price(base(p.input_mtok) ?? 0), output: price(base(p.output_mtok) ?? 0), cacheRead: cr === null ? null : price(cr), cacheWrite: cw === null ? null : price(cw), variants },
+      prices: {
+        input: price(base(p.input_mtok) ?? 0),
+        output: price(base(p.output_mtok) ?? 0),
+        cacheRead: cr === null ? null : price(cr),
+        cacheWrite: cw === null ? null : price(cw),
+        variants,
+      },
     };
   }
   const d = devModel(provider, key);
   if (d?.cost) {
     const c = d.cost;
-    return { context: d.limit?.context, prices: { input: c.input ?? 0, output: c.output ?? 0, cacheRead: c.cache_read ?? null, cacheWrite: c.cache_write ?? null, variants: [] } };
+    return {
+      context: d.limit?.context,
+      prices: {
+        input: c.input ?? 0,
+        output: c.output ?? 0,
+        cacheRead: c.cache_read ?? null,
+        cacheWrite: c.cache_write ?? null,
+        variants: [],
+      },
+    };
   }
   throw new Error(`no price for ${provider}:${key} in either dataset; fix scripts/catalog-picks.ts`);
 }
@@ -125,9 +164,21 @@ const VENDOR_PROVIDER: Record<string, string> = { google: "gemini" };
 
 /** Server-side tools a first-party API runs for its models (2.4 `tools`), gated by the model's flags. */
 const PROVIDER_TOOLS: Record<string, [string, CapabilityKey | null][]> = {
-  openai: [["web_search", "supports_web_search"], ["file_search", null], ["code_interpreter", "supports_code_interpreter"], ["mcp", null]],
-  anthropic: [["web_search", "supports_web_search"], ["code_interpreter", "supports_code_interpreter"], ["mcp", null]],
-  gemini: [["web_search", "supports_web_search"], ["code_interpreter", "supports_code_interpreter"]],
+  openai: [
+    ["web_search", "supports_web_search"],
+    ["file_search", null],
+    ["code_interpreter", "supports_code_interpreter"],
+    ["mcp", null],
+  ],
+  anthropic: [
+    ["web_search", "supports_web_search"],
+    ["code_interpreter", "supports_code_interpreter"],
+    ["mcp", null],
+  ],
+  gemini: [
+    ["web_search", "supports_web_search"],
+    ["code_interpreter", "supports_code_interpreter"],
+  ],
   xai: [["web_search", "supports_web_search"]],
 };
 

@@ -21,7 +21,13 @@ export function createApp(deps: Deps) {
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
   const app = new Elysia()
     .use(edge(deps.logger, [messagesErrorRenderer]))
-    .use(rateLimit(deps.limiter, (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null, deps.config.trustedProxies))
+    .use(
+      rateLimit(
+        deps.limiter,
+        (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,
+        deps.config.trustedProxies,
+      ),
+    )
     .use(
       openapi({
         provider: null,

@@ -83,12 +83,22 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const limits = resolveLimits(config.file.limits);
   // Redis code is loaded only in shared mode (ioredis alone is ~8 MB of resident memory).
   const shared = config.redisUrl
-    ? (await import("./shared-mode")).createSharedMode({ url: config.redisUrl, prefix: config.redisPrefix, logger, db, limits, keys, apiKeys: repos.apiKeys, management })
+    ? (await import("./shared-mode")).createSharedMode({
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        logger,
+        db,
+        limits,
+        keys,
+        apiKeys: repos.apiKeys,
+        management,
+      })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   management.events = {
     ...management.events,
-    onBudgetChanged: (change) => void (change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget))),
+    onBudgetChanged: (change) =>
+      void (change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget))),
   };
   if (shared) {
     management.events = publishingEvents(management.events, shared.bus);

@@ -11,7 +11,16 @@ import {
   PROVIDER_LATENCY_PRIORS,
   defaultApiKeyEnv,
 } from "./providers";
-import { CAPABILITY_KEYS, type Capabilities, type CapabilityKey, type Endpoint, type ModelEntry, type ProviderEntry, type RouteEntry, type TierEntry } from "./types";
+import {
+  CAPABILITY_KEYS,
+  type Capabilities,
+  type CapabilityKey,
+  type Endpoint,
+  type ModelEntry,
+  type ProviderEntry,
+  type RouteEntry,
+  type TierEntry,
+} from "./types";
 
 /** Unknown sizes get conservative defaults: a route promising less than it has is safer than more. */
 export const DEFAULT_CONTEXT_WINDOW = 8_192;
@@ -40,7 +49,13 @@ export function providerFromConfig(
   if (!baseUrl) throw new Error(`providers.${id}.base_url: required for a provider that is not built in`);
   const dataPolicy = cfg.data_policy ?? base?.dataPolicy ?? "none";
   const tiers: TierEntry[] = cfg.tiers
-    ? cfg.tiers.map((t) => ({ name: t.name, rpm: t.rpm ?? null, tpm: t.tpm ?? null, dataPolicy: t.data_policy ?? dataPolicy, isDefault: t.is_default ?? false }))
+    ? cfg.tiers.map((t) => ({
+        name: t.name,
+        rpm: t.rpm ?? null,
+        tpm: t.tpm ?? null,
+        dataPolicy: t.data_policy ?? dataPolicy,
+        isDefault: t.is_default ?? false,
+      }))
     : (base?.tiers ?? []);
   // With no tier marked default, the first one is (as in the built-in rows).
   if (tiers.length > 0 && !tiers.some((t) => t.isDefault)) tiers[0] = { ...tiers[0]!, isDefault: true };
@@ -80,7 +95,8 @@ function capabilitiesFromConfig(given: Record<string, boolean> | undefined, path
   // Streaming is on unless the file says otherwise: every adapter streams.
   const caps = Object.fromEntries(CAPABILITY_KEYS.map((k) => [k, k === "supports_streaming"])) as Capabilities;
   for (const [k, v] of Object.entries(given ?? {})) {
-    if (!(CAPABILITY_KEYS as readonly string[]).includes(k)) throw new Error(`${path}.capabilities.${k}: unknown capability (known: ${CAPABILITY_KEYS.join(", ")})`);
+    if (!(CAPABILITY_KEYS as readonly string[]).includes(k))
+      throw new Error(`${path}.capabilities.${k}: unknown capability (known: ${CAPABILITY_KEYS.join(", ")})`);
     caps[k as CapabilityKey] = v;
   }
   return caps;
@@ -99,7 +115,8 @@ function routeFromConfig(
     throw new Error(`${path}.provider: unknown provider "${r.provider}" (known: ${known})`);
   }
   const endpoints = (r.endpoints ?? ENDPOINTS).map((e, i) => {
-    if (!(ENDPOINTS as readonly string[]).includes(e)) throw new Error(`${path}.endpoints[${i}]: "${e}" is not one of ${ENDPOINTS.join(", ")}`);
+    if (!(ENDPOINTS as readonly string[]).includes(e))
+      throw new Error(`${path}.endpoints[${i}]: "${e}" is not one of ${ENDPOINTS.join(", ")}`);
     return e as Endpoint;
   });
   const prior = PROVIDER_LATENCY_PRIORS.get(r.provider) ?? DEFAULT_LATENCY_PRIOR;
@@ -125,7 +142,17 @@ function routeFromConfig(
     inputModalities: model.inputModalities,
     outputModalities: model.outputModalities,
     tools: model.capabilities.supports_tools ? ["function_calling"] : [],
-    tiers: [{ name: "standard", inputPrice: r.input_price, outputPrice: r.output_price, cacheReadPrice, cacheWritePrice, latencyHint, priceVariants: [] }],
+    tiers: [
+      {
+        name: "standard",
+        inputPrice: r.input_price,
+        outputPrice: r.output_price,
+        cacheReadPrice,
+        cacheWritePrice,
+        latencyHint,
+        priceVariants: [],
+      },
+    ],
     updatedAt,
   };
 }

@@ -30,7 +30,9 @@ export function modelsRoutes(d: ModelsRouteDeps) {
         await authenticate(d.keys, request.headers);
         const endpoint = query.endpoint ?? "chat_completions";
         if (!(ENDPOINTS as readonly string[]).includes(endpoint)) {
-          throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, { param: "endpoint" });
+          throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, {
+            param: "endpoint",
+          });
         }
         return renderModelList(d.catalog, { isRoutable, endpoint: endpoint as (typeof ENDPOINTS)[number] });
       },

@@ -19,9 +19,15 @@ function required(opts: Options, name: string): string {
 
 export function parseScopes(raw: string): Scope[] {
   if (raw === "all") return [...SCOPES];
-  const list = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((s) => !isScope(s));
-  if (list.length === 0 || bad.length) throw new UsageError(`--scopes must be "all" or a comma list of: ${SCOPES.join(", ")}${bad.length ? ` (unknown: ${bad.join(", ")})` : ""}`);
+  if (list.length === 0 || bad.length)
+    throw new UsageError(
+      `--scopes must be "all" or a comma list of: ${SCOPES.join(", ")}${bad.length ? ` (unknown: ${bad.join(", ")})` : ""}`,
+    );
   return list as Scope[];
 }
 

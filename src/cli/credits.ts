@@ -16,7 +16,9 @@ export async function addCredits(db: Database, workspaceId: string, usd: string)
   const amount = usdToMicro(usd);
   const now = Date.now();
   return db.tx(async (o) => {
-    await o.insert(t).values({ id: newId(), workspaceId, amountMicrodollars: amount, reason: "cli_top_up", requestId: null, createdAt: now });
+    await o
+      .insert(t)
+      .values({ id: newId(), workspaceId, amountMicrodollars: amount, reason: "cli_top_up", requestId: null, createdAt: now });
     const rows = await o
       .select({ sum: sql<string | number>`coalesce(sum(${t.amountMicrodollars}), 0)` })
       .from(t)

@@ -107,10 +107,11 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
   const named = new Set(Object.values(file.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])));
   for (const [k, v] of Object.entries(env)) if ((k.endsWith("_API_KEY") || named.has(k)) && v) credentialEnv[k] = v;
   const dbUrl = e.DATABASE_URL;
-  const dataDir =
-    dbUrl.startsWith("sqlite:") && dbUrl !== "sqlite::memory:" ? dirname(resolve(dbUrl.slice(7))) : resolve("./data");
+  const dataDir = dbUrl.startsWith("sqlite:") && dbUrl !== "sqlite::memory:" ? dirname(resolve(dbUrl.slice(7))) : resolve("./data");
   const trusted = [
-    ...(e.SWITCHYARD_TRUSTED_PROXIES?.split(",").map((s) => s.trim()).filter(Boolean) ?? []),
+    ...(e.SWITCHYARD_TRUSTED_PROXIES?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) ?? []),
     ...(file.trusted_proxies ?? []),
   ];
   return Object.freeze({

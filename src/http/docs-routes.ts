@@ -9,7 +9,10 @@ const page = (title: string, body: string) =>
 
 function errorsPage(): string {
   const rows = (Object.keys(ERROR_TABLE) as ErrorCode[])
-    .map((c) => `<tr id="${c}"><td><code>${c}</code></td><td>${ERROR_TABLE[c].status}</td><td><code>${ERROR_TABLE[c].type}</code></td><td>${esc(ERROR_DESCRIPTIONS[c])}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr id="${c}"><td><code>${c}</code></td><td>${ERROR_TABLE[c].status}</td><td><code>${ERROR_TABLE[c].type}</code></td><td>${esc(ERROR_DESCRIPTIONS[c])}</td></tr>`,
+    )
     .join("");
   return page(
     "Switchyard errors",
@@ -25,7 +28,9 @@ function docsPage(spec: Spec): string {
   const rows: string[] = [];
   for (const [path, ops] of Object.entries(spec.paths ?? {}))
     for (const [method, op] of Object.entries(ops))
-      rows.push(`<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(op.summary ?? "")}</td></tr>`);
+      rows.push(
+        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(op.summary ?? "")}</td></tr>`,
+      );
   return page(
     "Switchyard API",
     `<h1>Switchyard API</h1><p>The full machine-readable description is <a href="/openapi.json">/openapi.json</a>; errors are listed at <a href="/docs/errors">/docs/errors</a>.</p><table><tr><th>method</th><th>path</th><th>summary</th></tr>${rows.join("")}</table>`,

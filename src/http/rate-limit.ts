@@ -25,7 +25,8 @@ export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedPro
   return new Elysia({ name: "rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, route, server, set }) => {
     const cls = classify(request.method, route);
     if (!cls) return;
-    const address = () => clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustedProxies);
+    const address = () =>
+      clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustedProxies);
     let key: string;
     if (cls === "discovery") key = address();
     else {
@@ -35,10 +36,14 @@ export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedPro
     const r = await limiter.check(cls, key);
     Object.assign(set.headers, rateLimitHeaders(r));
     if (!r.ok) {
-      throw new ApiError("rate_limit_exceeded", `Rate limit for ${cls} exceeded: ${r.limit} requests per minute. Retry after ${retryAfterSeconds(r)} s.`, {
-        retryAfterSeconds: retryAfterSeconds(r),
-        headers: rateLimitHeaders(r),
-      });
+      throw new ApiError(
+        "rate_limit_exceeded",
+        `Rate limit for ${cls} exceeded: ${r.limit} requests per minute. Retry after ${retryAfterSeconds(r)} s.`,
+        {
+          retryAfterSeconds: retryAfterSeconds(r),
+          headers: rateLimitHeaders(r),
+        },
+      );
     }
   });
 }

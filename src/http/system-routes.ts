@@ -29,8 +29,12 @@ export function systemRoutes(deps: Deps) {
         const shared = deps.shared?.status();
         if (shared) {
           extra.redis = shared;
-          if (!shared.up) degraded.push(`redis unreachable${shared.lastError ? `: ${shared.lastError}` : ""}; limits and budget counters are per instance`);
-          else if (!shared.subscribed) degraded.push("redis invalidation channel not connected; changes made elsewhere arrive by periodic refresh");
+          if (!shared.up)
+            degraded.push(
+              `redis unreachable${shared.lastError ? `: ${shared.lastError}` : ""}; limits and budget counters are per instance`,
+            );
+          else if (!shared.subscribed)
+            degraded.push("redis invalidation channel not connected; changes made elsewhere arrive by periodic refresh");
         }
         const records = deps.records.status();
         if (!records.healthy) {
@@ -40,7 +44,9 @@ export function systemRoutes(deps: Deps) {
         if (degraded.length) return { status: "degraded", reasons: degraded, ...extra };
         return { status: "ready", ...extra };
       },
-      { detail: { summary: "Database reachable and migrated; degraded while Redis (shared mode) or record writes fail", tags: ["system"] } },
+      {
+        detail: { summary: "Database reachable and migrated; degraded while Redis (shared mode) or record writes fail", tags: ["system"] },
+      },
     )
     .get(
       "/v1/me",

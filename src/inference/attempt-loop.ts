@@ -13,7 +13,13 @@ export type TryResult<T> = { ok: true; value: T } | { ok: false; error: Upstream
 /** One attempt; `log` holds the attempts before it (for routing_metadata.attempts). */
 export type TryOne<T> = (plan: AttemptPlan, attempt: number, log: AttemptLog[], startedAt: number) => Promise<TryResult<T>>;
 
-export async function runAttempts<T>(deps: InferenceDeps, ctx: CallContext, prepared: Prepared, stream: boolean, tryOne: TryOne<T>): Promise<T> {
+export async function runAttempts<T>(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  prepared: Prepared,
+  stream: boolean,
+  tryOne: TryOne<T>,
+): Promise<T> {
   const log: AttemptLog[] = [];
   let last: { error: UpstreamError; provider: string } | null = null;
   const candidates = prepared.candidates;
@@ -29,7 +35,9 @@ export async function runAttempts<T>(deps: InferenceDeps, ctx: CallContext, prep
     const failure = { attempt, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0 };
     if (r.cancelled) {
       deps.health.releaseProbe(c.routeKey);
-      deps.records.enqueue(buildRecord(ctx, prepared, plan, { ...failure, final: true, statusCode: 499, errorCode: "cancelled" }, startedAt));
+      deps.records.enqueue(
+        buildRecord(ctx, prepared, plan, { ...failure, final: true, statusCode: 499, errorCode: "cancelled" }, startedAt),
+      );
       throw upstreamFailure({ error, provider: c.provider.id }, false);
     }
     // A caller error says nothing about the route's health; anything else counts against it.

@@ -17,7 +17,13 @@ export interface AttemptPlan {
   warnings: Warning[];
 }
 
-export function planAttempt(deps: InferenceDeps, workspaceId: string, prepared: Prepared, candidate: Candidate, stream: boolean): AttemptPlan {
+export function planAttempt(
+  deps: InferenceDeps,
+  workspaceId: string,
+  prepared: Prepared,
+  candidate: Candidate,
+  stream: boolean,
+): AttemptPlan {
   const provider = candidate.provider;
   const cred = credentialFor(deps, workspaceId, provider.id);
   const target: UpstreamTarget = {
@@ -42,9 +48,7 @@ export function planAttempt(deps: InferenceDeps, workspaceId: string, prepared: 
   };
 }
 
-export type SendOutcome =
-  | { ok: true; response: Response; text: string | null }
-  | { ok: false; error: UpstreamError; cancelled: boolean };
+export type SendOutcome = { ok: true; response: Response; text: string | null } | { ok: false; error: UpstreamError; cancelled: boolean };
 
 export interface SendLimits {
   /** Until the response headers arrive (the connect timeout). */

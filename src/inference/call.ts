@@ -16,7 +16,8 @@ function promptChars(p: Prepared): number {
   let n = 0;
   for (const m of p.request.messages) {
     if (typeof m.content === "string") n += m.content.length;
-    else if (Array.isArray(m.content)) for (const part of m.content) n += part.type === "text" ? (part as { text: string }).text.length : 1000;
+    else if (Array.isArray(m.content))
+      for (const part of m.content) n += part.type === "text" ? (part as { text: string }).text.length : 1000;
   }
   return n;
 }

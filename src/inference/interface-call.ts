@@ -25,8 +25,14 @@ export interface TranslatedCall {
 }
 
 /** Validates `gateway` and `extensions` for interfaces whose own schema accepts any object there. */
-export function checkGatewayFields(gateway: unknown, extensions: unknown): { gateway?: Gateway; extensions?: Record<string, Record<string, unknown>> } {
-  for (const [name, schema, value] of [["gateway", GatewayField, gateway], ["extensions", ExtensionsField, extensions]] as const) {
+export function checkGatewayFields(
+  gateway: unknown,
+  extensions: unknown,
+): { gateway?: Gateway; extensions?: Record<string, Record<string, unknown>> } {
+  for (const [name, schema, value] of [
+    ["gateway", GatewayField, gateway],
+    ["extensions", ExtensionsField, extensions],
+  ] as const) {
     if (value === undefined) continue;
     const err = firstFieldError(schema, value);
     if (err) throw validationApiError({ ...err, param: err.param ? `${name}${err.param.startsWith("[") ? "" : "."}${err.param}` : name });
@@ -53,7 +59,13 @@ export async function runInterfaceCall(
   );
   const { model, ...rest } = t.request;
   const req = model ? t.request : rest;
-  const out = await runCall(d.inference, ctx, { request: req, gateway, extensions, warnings: t.warnings }, endpoint === "messages" ? "chat_completions" : endpoint, t.stream);
+  const out = await runCall(
+    d.inference,
+    ctx,
+    { request: req, gateway, extensions, warnings: t.warnings },
+    endpoint === "messages" ? "chat_completions" : endpoint,
+    t.stream,
+  );
   Object.assign(headers, out.headers, { "x-request-id": ctx.requestId });
   return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
 }

@@ -19,7 +19,13 @@ export interface AttemptOutcome {
   errorCode: string | null;
 }
 
-export function buildRecord(ctx: CallContext, prepared: Prepared, plan: AttemptPlan | null, o: AttemptOutcome, startedAt: number): RequestRecord {
+export function buildRecord(
+  ctx: CallContext,
+  prepared: Prepared,
+  plan: AttemptPlan | null,
+  o: AttemptOutcome,
+  startedAt: number,
+): RequestRecord {
   return {
     requestId: ctx.requestId,
     attempt: o.attempt,

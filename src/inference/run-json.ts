@@ -16,21 +16,49 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
     const c = plan.candidate;
     const p = c.provider;
     const t0 = performance.now();
-    const out = await send(deps, plan, ctx.signal, new AbortController(), { headersMs: Math.min(p.connectTimeoutMs, p.timeoutMs), totalMs: p.timeoutMs, readBody: true });
+    const out = await send(deps, plan, ctx.signal, new AbortController(), {
+      headersMs: Math.min(p.connectTimeoutMs, p.timeoutMs),
+      totalMs: p.timeoutMs,
+      readBody: true,
+    });
     const latencyMs = performance.now() - t0;
     if (!out.ok) return { ok: false, error: out.error, cancelled: out.cancelled, latencyMs };
     let result;
     try {
       result = plan.adapter.parseResponse(JSON.parse(out.text ?? ""), plan.target);
     } catch {
-      return { ok: false, error: { code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' sent a malformed response.` }, cancelled: false, latencyMs };
+      return {
+        ok: false,
+        error: { code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' sent a malformed response.` },
+        cancelled: false,
+        latencyMs,
+      };
     }
     const cost = costMicrodollars(result.usage, c.route);
     const throughputTps = tps(result.usage.outputTokens, latencyMs);
     deps.health.recordSuccess(c.routeKey, { latencyMs, tps: throughputTps }, Date.now());
     deps.records.enqueue(
-      buildRecord(ctx, prepared, plan, { attempt, final: true, statusCode: 200, success: true, latencyMs, ttftMs: null, usage: result.usage, costMicrodollars: cost, errorCode: null }, startedAt),
+      buildRecord(
+        ctx,
+        prepared,
+        plan,
+        {
+          attempt,
+          final: true,
+          statusCode: 200,
+          success: true,
+          latencyMs,
+          ttftMs: null,
+          usage: result.usage,
+          costMicrodollars: cost,
+          errorCode: null,
+        },
+        startedAt,
+      ),
     );
-    return { ok: true, value: { result, routing: routingMetadata(prepared, plan, cost, log, { throughputTps }), apiKeySource: plan.apiKeySource } };
+    return {
+      ok: true,
+      value: { result, routing: routingMetadata(prepared, plan, cost, log, { throughputTps }), apiKeySource: plan.apiKeySource },
+    };
   });
 }

@@ -36,7 +36,10 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   const p = plan.candidate.provider;
   const abort = new AbortController();
   const t0 = performance.now();
-  const sent = await send(deps, plan, ctx.signal, abort, { headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs), readBody: false });
+  const sent = await send(deps, plan, ctx.signal, abort, {
+    headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs),
+    readBody: false,
+  });
   if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
   const events = new UpstreamEvents(sent.response.body!, plan.adapter, plan.target, abort);
   // The client may leave while we wait for the first token: stop the upstream at once.
@@ -50,9 +53,16 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   try {
     for (;;) {
       const r = await events.next(Math.max(1, p.firstByteTimeoutMs - (performance.now() - t0)));
-      if (r.kind === "timeout") return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
+      if (r.kind === "timeout")
+        return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
       if (r.kind === "broken") return fail(transportError(r.err, p.id));
-      if (r.kind === "end") return fail({ code: "provider_error", status: 502, retryable: true, message: `Provider '${p.id}' ended the stream without content.` });
+      if (r.kind === "end")
+        return fail({
+          code: "provider_error",
+          status: 502,
+          retryable: true,
+          message: `Provider '${p.id}' ended the stream without content.`,
+        });
       const ev = r.event;
       if (ev.type === "usage") usage = ev.usage;
       else if (ev.type === "error") return fail(ev.error);
@@ -113,7 +123,13 @@ function committedStream(
     else if (errorCode === "cancelled") deps.health.releaseProbe(c.routeKey);
     else deps.health.recordFailure(c.routeKey, {}, Date.now());
     deps.records.enqueue(
-      buildRecord(ctx, prepared, s.plan, { attempt: s.attempt, final: true, statusCode, success: ok, latencyMs, ttftMs: s.ttftMs, usage, costMicrodollars: cost, errorCode }, s.startedAt),
+      buildRecord(
+        ctx,
+        prepared,
+        s.plan,
+        { attempt: s.attempt, final: true, statusCode, success: ok, latencyMs, ttftMs: s.ttftMs, usage, costMicrodollars: cost, errorCode },
+        s.startedAt,
+      ),
     );
     onSettled(cost, s.plan.apiKeySource);
     return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
@@ -176,7 +192,9 @@ function committedStream(
             return end({ type: "done", usage, routing });
           }
           if (r.kind === "timeout") {
-            const message = totalBound ? `Provider '${c.provider.id}' stream exceeded its total time limit.` : `Provider '${c.provider.id}' went silent mid-stream.`;
+            const message = totalBound
+              ? `Provider '${c.provider.id}' stream exceeded its total time limit.`
+              : `Provider '${c.provider.id}' went silent mid-stream.`;
             return fail({ code: "provider_timeout", status: 0, retryable: false, message });
           }
           return fail(transportError(r.err, c.provider.id));

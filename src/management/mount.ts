@@ -37,7 +37,9 @@ function openapiDetail(spec: RouteSpec, doc: RouteDoc) {
   const access = spec.public ? "No API key." : `Scopes (all required): ${spec.scopes.join(", ")}.`;
   const notes = [access, `Rate class: ${spec.rateClass}.`];
   if (spec.idempotent) notes.push("Honours the Idempotency-Key header (max 255 chars, ^[A-Za-z0-9_-]+$; records kept 24 h).");
-  const query = Object.entries(doc.query?.properties ?? {}).map(([name, schema]) => `\`${name}\` (${(schema as TSchema).description ?? "string"})`);
+  const query = Object.entries(doc.query?.properties ?? {}).map(
+    ([name, schema]) => `\`${name}\` (${(schema as TSchema).description ?? "string"})`,
+  );
   if (query.length) notes.push(`Query parameters, all optional: ${query.join(", ")}.`);
   if (doc.description) notes.push(doc.description);
   return {
@@ -83,7 +85,8 @@ export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler,
             )
           : await handler(call);
       } catch (err) {
-        if (err instanceof ApiError) m.logger.debug("management call refused", { route: id, workspace_id: workspaceId, code: err.code, message: err.message });
+        if (err instanceof ApiError)
+          m.logger.debug("management call refused", { route: id, workspace_id: workspaceId, code: err.code, message: err.message });
         throw err;
       }
       m.logger.debug("management call", { route: id, workspace_id: workspaceId, actor_api_key_id: call.actorId, status: reply.status });

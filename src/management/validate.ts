@@ -55,7 +55,8 @@ export function uuidParam(value: string | undefined, name: string): string {
 
 export const isUuid = (s: string): boolean => UUID.test(s);
 
-export const Limit = (max: number, dflt: number) => Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `an integer from 1 to ${max}` });
+export const Limit = (max: number, dflt: number) =>
+  Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `an integer from 1 to ${max}` });
 export const Offset = Type.Integer({ minimum: 0, description: "an integer ≥ 0" });
 export const DateParam = Type.String({
   pattern: "^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2}))?$",

@@ -28,8 +28,7 @@ export interface Reservation {
 }
 
 export type ReserveResult =
-  | { ok: true; reservation: Reservation }
-  | { ok: false; code: "budget_exceeded"; budget: BudgetDef; message: string };
+  { ok: true; reservation: Reservation } | { ok: false; code: "budget_exceeded"; budget: BudgetDef; message: string };
 
 export interface BudgetCounters {
   reserve(ctx: SpendContext, estimatedMicrodollars: number, now?: number): MaybePromise<ReserveResult>;
@@ -79,7 +78,8 @@ export class MemoryBudgetCounters implements BudgetCounters {
     if (!ids) this.byWorkspace.set(def.workspaceId, (ids = new Set()));
     ids.add(def.id);
     // Spend depends on scope and include_byok; a limit or enforce change keeps the counters.
-    const same = old && old.scope === def.scope && old.scopeId === def.scopeId && old.period === def.period && old.includeByok === def.includeByok;
+    const same =
+      old && old.scope === def.scope && old.scopeId === def.scopeId && old.period === def.period && old.includeByok === def.includeByok;
     if (same) return;
     const now = this.clock();
     const b = periodBounds(def.period, now);

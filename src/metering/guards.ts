@@ -18,10 +18,16 @@ export function meteringGuards(d: GuardDeps): Guards {
   return {
     async admit(ctx: CallContext, est) {
       if (d.writer.isFull()) {
-        return { ok: false, error: new ApiError("no_provider_available", "Request recording is backed up (database slow or down); retry shortly.") };
+        return {
+          ok: false,
+          error: new ApiError("no_provider_available", "Request recording is backed up (database slow or down); retry shortly."),
+        };
       }
       if (d.enforceCredits && !est.byok && !d.credits.canSpend(ctx.workspaceId)) {
-        return { ok: false, error: new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue.") };
+        return {
+          ok: false,
+          error: new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue."),
+        };
       }
       const r = await d.budgets.reserve(
         { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },

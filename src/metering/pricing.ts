@@ -68,8 +68,7 @@ export function estimatePromptTokens(size: PromptSize): number {
  */
 export function estimateMaxCostMicrodollars(size: PromptSize, maxOutputTokens: number, prices: Prices): number {
   const units =
-    tokenCount(estimatePromptTokens(size)) * priceUnits(prices.inputPrice) +
-    tokenCount(maxOutputTokens) * priceUnits(prices.outputPrice);
+    tokenCount(estimatePromptTokens(size)) * priceUnits(prices.inputPrice) + tokenCount(maxOutputTokens) * priceUnits(prices.outputPrice);
   return Number((units + SCALE - 1n) / SCALE);
 }
 

@@ -65,7 +65,10 @@ export class RedisBudgetCounters implements BudgetCounters {
   /** Periodic refresh, and reactions to Redis going away (rebuild the local fallback) and returning. */
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.reloadDefinitions().catch((err) => this.logger.warn("budget definitions refresh failed", { error: String(err) })), this.opts.refreshMs ?? 2_000);
+    this.timer = setInterval(
+      () => void this.reloadDefinitions().catch((err) => this.logger.warn("budget definitions refresh failed", { error: String(err) })),
+      this.opts.refreshMs ?? 2_000,
+    );
     this.timer.unref?.();
     this.redis.onChange((up) => {
       if (!up) void this.rebuildLocal();
@@ -151,7 +154,8 @@ export class RedisBudgetCounters implements BudgetCounters {
     const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
     defs.forEach((def, i) => {
       const cur = tightest.get(def.period);
-      if (!cur || def.limitMicrodollars - spent[i]! < cur.def.limitMicrodollars - cur.spent) tightest.set(def.period, { def, spent: spent[i]! });
+      if (!cur || def.limitMicrodollars - spent[i]! < cur.def.limitMicrodollars - cur.spent)
+        tightest.set(def.period, { def, spent: spent[i]! });
     });
     const out: Record<string, string> = {};
     for (const [period, { def, spent: s }] of tightest) {
@@ -197,12 +201,17 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (owner !== this.local && cost > 0) this.local.settle({ ...reservation, holds: [] }, cost);
     if (!holdKeys) return;
     // Budgets created while the call ran count it too: applicability is evaluated now.
-    const spendKeys = cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, reservation.ctx)).map((d) => this.keyFor(d, reservation.at)) : [];
+    const spendKeys =
+      cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, reservation.ctx)).map((d) => this.keyFor(d, reservation.at)) : [];
     try {
       await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
     } catch (err) {
       // The reservation expires on its own; the cost is in the request record (Postgres).
-      this.logger.error("budget settle not applied in Redis", { error: String(err), reservation_id: reservation.id, cost_microdollars: cost });
+      this.logger.error("budget settle not applied in Redis", {
+        error: String(err),
+        reservation_id: reservation.id,
+        cost_microdollars: cost,
+      });
     }
   }
 

@@ -42,7 +42,9 @@ export class InvalidationBus {
     this.redis.subscriber.on("message", (channel: string, text: string) => {
       if (channel === this.channel) void this.receive(text);
     });
-    this.redis.subscriber.subscribe(this.channel).catch((err: unknown) => this.logger.warn("invalidation subscribe failed", { error: String(err) }));
+    this.redis.subscriber
+      .subscribe(this.channel)
+      .catch((err: unknown) => this.logger.warn("invalidation subscribe failed", { error: String(err) }));
   }
 
   /** Fire and forget: a lost message heals through the periodic reconciliation. */

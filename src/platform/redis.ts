@@ -51,7 +51,13 @@ export class RedisConnection {
       retryStrategy,
     });
     // The subscriber queues SUBSCRIBE until connected and re-subscribes after each reconnect.
-    this.subscriber = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, autoResubscribe: true, maxRetriesPerRequest: null, retryStrategy });
+    this.subscriber = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: 2_000,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null,
+      retryStrategy,
+    });
     this.state = { up: false, since: Date.now(), outages: 0, lastError: null, subscribed: false };
     this.client.on("ready", () => this.transition(true));
     this.client.on("close", () => this.transition(false));
@@ -118,7 +124,13 @@ export class RedisConnection {
 
   private transition(up: boolean): void {
     if (this.state.up === up || this.closed) return;
-    this.state = { ...this.state, up, since: Date.now(), outages: this.state.outages + (up ? 0 : 1), lastError: up ? null : this.state.lastError };
+    this.state = {
+      ...this.state,
+      up,
+      since: Date.now(),
+      outages: this.state.outages + (up ? 0 : 1),
+      lastError: up ? null : this.state.lastError,
+    };
     if (up) this.logger.warn("Redis connected: shared rate limits, budget counters and locks are active", { prefix: this.prefix });
     else {
       this.logger.error("REDIS DOWN: rate limits, budget counters and idempotency locks are per instance until it returns", {

@@ -106,7 +106,16 @@ export interface ChunkDelta {
  * The pipeline writes `delta` events to the client as they arrive and emits usage exactly once.
  */
 export type StreamEvent =
-  | { type: "delta"; id: string; created: number; model: string; choiceIndex: number; delta: ChunkDelta; finishReason: FinishReason | null; logprobs?: unknown }
+  | {
+      type: "delta";
+      id: string;
+      created: number;
+      model: string;
+      choiceIndex: number;
+      delta: ChunkDelta;
+      finishReason: FinishReason | null;
+      logprobs?: unknown;
+    }
   | { type: "usage"; usage: Usage }
   | { type: "error"; error: UpstreamError };
 
@@ -143,9 +152,7 @@ export interface UpstreamError {
   retryAfterMs?: number;
 }
 
-export type CredentialCheck =
-  | { ok: true; detectedTier?: string }
-  | { ok: false; kind: "invalid" | "unavailable"; message: string };
+export type CredentialCheck = { ok: true; detectedTier?: string } | { ok: false; kind: "invalid" | "unavailable"; message: string };
 
 export interface BuiltRequest {
   url: string;

@@ -8,24 +8,11 @@
 // as open). When the constraints empty the list the answer names the one that emptied it
 // (400 no_eligible_route); when routes survive the constraints but none can serve, or no requested
 // model has a route for the endpoint at all, it is no_provider_available (503).
-import type {
-  DataPolicy,
-  Endpoint,
-  ModelEntry,
-  ProviderEntry,
-  RouteEntry,
-} from "../catalog/types";
+import type { DataPolicy, Endpoint, ModelEntry, ProviderEntry, RouteEntry } from "../catalog/types";
 import { planLength, resolveRoutingOptions, ROUTING_DEFAULTS } from "./defaults";
 import type { HealthStore } from "./health";
 import { rankCandidates } from "./rank";
-import type {
-  Candidate,
-  NoEligibleConstraint,
-  RequestRouting,
-  RoutePlan,
-  RoutingOptions,
-  WorkspaceRoutingDefaults,
-} from "./types";
+import type { Candidate, NoEligibleConstraint, RequestRouting, RoutePlan, RoutingOptions, WorkspaceRoutingDefaults } from "./types";
 
 export interface PlanInput {
   /** The requested models, aliases already resolved, in the order the caller gave them. */
@@ -43,13 +30,7 @@ export interface PlanInput {
 }
 
 // Index = the stage at which a route drops out; CONSTRAINTS.length means it passed them all.
-const CONSTRAINTS: readonly NoEligibleConstraint[] = [
-  "providers",
-  "exclude_providers",
-  "data_policy",
-  "max_cost_per_1m",
-  "max_ttft_ms",
-];
+const CONSTRAINTS: readonly NoEligibleConstraint[] = ["providers", "exclude_providers", "data_policy", "max_cost_per_1m", "max_ttft_ms"];
 const PASSED = CONSTRAINTS.length;
 
 const POLICY_STRENGTH: Readonly<Record<DataPolicy, number>> = { none: 0, no_training: 1, zdr: 2 };
@@ -178,8 +159,7 @@ export function planRoute(input: PlanInput): RoutePlan {
     return {
       ok: false,
       code: "no_provider_available",
-      message:
-        "No provider can serve the requested model(s) now: no credential is configured or every route's circuit is open.",
+      message: "No provider can serve the requested model(s) now: no credential is configured or every route's circuit is open.",
     };
   }
 

@@ -1,11 +1,6 @@
 // Built-in routing defaults (CONTRACT §3 "routing defaults": the values when a workspace never set
 // any) and the merge of request options over workspace defaults over these.
-import type {
-  EffectiveRoutingDefaults,
-  RequestRouting,
-  RoutingOptions,
-  WorkspaceRoutingDefaults,
-} from "./types";
+import type { EffectiveRoutingDefaults, RequestRouting, RoutingOptions, WorkspaceRoutingDefaults } from "./types";
 
 export const MAX_FALLBACK_ATTEMPTS = 19;
 
@@ -19,9 +14,7 @@ export const ROUTING_DEFAULTS: Readonly<EffectiveRoutingDefaults> = Object.freez
 });
 
 /** Every field with its effective value, as the routing-defaults endpoints report them. */
-export function effectiveRoutingDefaults(
-  defaults: WorkspaceRoutingDefaults | undefined,
-): EffectiveRoutingDefaults {
+export function effectiveRoutingDefaults(defaults: WorkspaceRoutingDefaults | undefined): EffectiveRoutingDefaults {
   return {
     optimize: defaults?.optimize ?? ROUTING_DEFAULTS.optimize,
     data_policy: defaults?.data_policy ?? ROUTING_DEFAULTS.data_policy,
@@ -33,10 +26,7 @@ export function effectiveRoutingDefaults(
 }
 
 /** Request fields win over workspace defaults, which win over the built-in defaults. */
-export function resolveRoutingOptions(
-  request: RequestRouting | undefined,
-  defaults: WorkspaceRoutingDefaults | undefined,
-): RoutingOptions {
+export function resolveRoutingOptions(request: RequestRouting | undefined, defaults: WorkspaceRoutingDefaults | undefined): RoutingOptions {
   return {
     mode: request?.mode ?? "pool",
     optimize: request?.optimize ?? defaults?.optimize ?? ROUTING_DEFAULTS.optimize,

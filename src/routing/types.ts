@@ -2,15 +2,7 @@
 // endpoints. Plain data only: the planner is pure and runs on every request.
 import type { DataPolicy, ModelEntry, ProviderEntry, RouteEntry } from "../catalog/types";
 
-export const OPTIMIZE_STRATEGIES = [
-  "cost",
-  "cost-focus",
-  "ttft",
-  "ttft-focus",
-  "tps",
-  "tps-focus",
-  "balanced",
-] as const;
+export const OPTIMIZE_STRATEGIES = ["cost", "cost-focus", "ttft", "ttft-focus", "tps", "tps-focus", "balanced"] as const;
 export type Optimize = (typeof OPTIMIZE_STRATEGIES)[number];
 
 export type RoutingMode = "pool" | "fallback";
@@ -73,12 +65,7 @@ export interface Candidate {
   breakdown: ScoreBreakdown;
 }
 
-export type NoEligibleConstraint =
-  | "providers"
-  | "exclude_providers"
-  | "data_policy"
-  | "max_cost_per_1m"
-  | "max_ttft_ms";
+export type NoEligibleConstraint = "providers" | "exclude_providers" | "data_policy" | "max_cost_per_1m" | "max_ttft_ms";
 
 export type RoutePlan =
   | {

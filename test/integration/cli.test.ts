@@ -83,7 +83,10 @@ describe("CLI sub-commands on the database a server is using", () => {
     const wsRec = JSON.parse(ws.stdout) as { workspace_id: string; name: string };
     expect(wsRec.name).toBe("Team A");
 
-    const key = await runCli(["key", "create", "--workspace", wsRec.workspace_id, "--name", "ci", "--scopes", "workspace:read,usage:read", "--json"], env);
+    const key = await runCli(
+      ["key", "create", "--workspace", wsRec.workspace_id, "--name", "ci", "--scopes", "workspace:read,usage:read", "--json"],
+      env,
+    );
     expect(key.code).toBe(0);
     const keyRec = JSON.parse(key.stdout) as { key: string; scopes: string[] };
     expect(keyRec.scopes).toEqual(["workspace:read", "usage:read"]);
@@ -97,7 +100,11 @@ describe("CLI sub-commands on the database a server is using", () => {
 
     const credits = await runCli(["credits", "add", "--workspace", wsRec.workspace_id, "--usd", "12.5", "--json"], env);
     expect(credits.code).toBe(0);
-    expect(JSON.parse(credits.stdout)).toMatchObject({ workspace_id: wsRec.workspace_id, balance_microdollars: 12_500_000, currency: "USD" });
+    expect(JSON.parse(credits.stdout)).toMatchObject({
+      workspace_id: wsRec.workspace_id,
+      balance_microdollars: 12_500_000,
+      currency: "USD",
+    });
   });
 
   test("bad CLI input exits non-zero with a one-line reason", async () => {

@@ -32,13 +32,14 @@ for (const kind of kinds) {
       expect((me.scopes as string[]).length).toBe(15);
     });
 
-    const almost = (key: string) => [
-      ["missing", null],
-      ["wrong prefix", key.replace(/^ak_/, "sk_")],
-      ["one char off", key.slice(0, -1) + (key.endsWith("a") ? "b" : "a")],
-      ["truncated", key.slice(0, 20)],
-      ["not bearer", `Basic ${key}`],
-    ] as const;
+    const almost = (key: string) =>
+      [
+        ["missing", null],
+        ["wrong prefix", key.replace(/^ak_/, "sk_")],
+        ["one char off", key.slice(0, -1) + (key.endsWith("a") ? "b" : "a")],
+        ["truncated", key.slice(0, 20)],
+        ["not bearer", `Basic ${key}`],
+      ] as const;
 
     test("keys that are almost right get 401 invalid_api_key in the error envelope", async () => {
       for (const [, bad] of almost(s.adminKey)) {
@@ -47,7 +48,12 @@ for (const kind of kinds) {
         const r = await s.fetch("/v1/me", { key: bad?.startsWith("Basic") ? null : bad, headers });
         expect(r.status).toBe(401);
         const body = (await r.json()) as { error: Record<string, unknown> };
-        expect(body.error).toMatchObject({ code: "invalid_api_key", type: "authentication_error", param: null, doc_url: "/docs/errors#invalid_api_key" });
+        expect(body.error).toMatchObject({
+          code: "invalid_api_key",
+          type: "authentication_error",
+          param: null,
+          doc_url: "/docs/errors#invalid_api_key",
+        });
         expect(r.headers.get("x-request-id")).toBeTruthy();
       }
     });

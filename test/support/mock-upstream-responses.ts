@@ -6,25 +6,52 @@ import { frameSse, pieces, resolve, type ReplySpec, type Resolved } from "./mock
 function responsesUsage(r: Resolved) {
   const u = r.usage;
   return {
-    input_tokens: u.input, input_tokens_details: { cached_tokens: u.cached, cache_write_tokens: u.cacheWrite },
-    output_tokens: u.output, output_tokens_details: { reasoning_tokens: u.reasoning }, total_tokens: u.input + u.output,
+    input_tokens: u.input,
+    input_tokens_details: { cached_tokens: u.cached, cache_write_tokens: u.cacheWrite },
+    output_tokens: u.output,
+    output_tokens_details: { reasoning_tokens: u.reasoning },
+    total_tokens: u.input + u.output,
   };
 }
 
 function responseObject(r: Resolved, status: string, output: object[], usage: object | null) {
   const incomplete = status === "incomplete";
   return {
-    id: `resp_${r.id}`, object: "response", created_at: 1750000000, status, background: false, error: null,
-    incomplete_details: incomplete ? { reason: "max_output_tokens" } : null, instructions: null, max_output_tokens: null,
-    model: r.model, output, parallel_tool_calls: true, previous_response_id: null, reasoning: { effort: null, summary: null },
-    store: false, temperature: 1, text: { format: { type: "text" } }, tool_choice: "auto", tools: [], top_p: 1,
-    truncation: "disabled", usage, user: null, metadata: {},
+    id: `resp_${r.id}`,
+    object: "response",
+    created_at: 1750000000,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: incomplete ? { reason: "max_output_tokens" } : null,
+    instructions: null,
+    max_output_tokens: null,
+    model: r.model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    store: false,
+    temperature: 1,
+    text: { format: { type: "text" } },
+    tool_choice: "auto",
+    tools: [],
+    top_p: 1,
+    truncation: "disabled",
+    usage,
+    user: null,
+    metadata: {},
   };
 }
 
 const messageId = (r: Resolved) => `msg_${r.id}`;
 const callItem = (r: Resolved, i: number, args: string, status: string) => ({
-  id: `fc_${r.id}_${i}`, type: "function_call", status, arguments: args, call_id: `call_${r.id}_${i}`, name: r.toolCalls[i].name,
+  id: `fc_${r.id}_${i}`,
+  type: "function_call",
+  status,
+  arguments: args,
+  call_id: `call_${r.id}_${i}`,
+  name: r.toolCalls[i].name,
 });
 const outputText = (text: string) => ({ type: "output_text", annotations: [], logprobs: [], text });
 
@@ -53,15 +80,29 @@ export function responsesReplySse(spec: ReplySpec, model: string): string[] {
   let index = 0;
   if (r.usage.reasoning > 0) {
     const item = { id: `rs_${r.id}`, type: "reasoning", summary: [] };
-    events.push({ type: "response.output_item.added", output_index: index, item }, { type: "response.output_item.done", output_index: index++, item });
+    events.push(
+      { type: "response.output_item.added", output_index: index, item },
+      { type: "response.output_item.done", output_index: index++, item },
+    );
   }
   if (r.text !== "") {
     const at = { item_id: messageId(r), output_index: index, content_index: 0 };
-    events.push({ type: "response.output_item.added", output_index: index, item: { id: messageId(r), type: "message", status: "in_progress", role: "assistant", content: [] } });
+    events.push({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { id: messageId(r), type: "message", status: "in_progress", role: "assistant", content: [] },
+    });
     events.push({ type: "response.content_part.added", ...at, part: outputText("") });
     for (const p of pieces(r.text)) events.push({ type: "response.output_text.delta", ...at, delta: p, logprobs: [] });
-    events.push({ type: "response.output_text.done", ...at, text: r.text, logprobs: [] }, { type: "response.content_part.done", ...at, part: outputText(r.text) });
-    events.push({ type: "response.output_item.done", output_index: index++, item: { id: messageId(r), type: "message", status: "completed", role: "assistant", content: [outputText(r.text)] } });
+    events.push(
+      { type: "response.output_text.done", ...at, text: r.text, logprobs: [] },
+      { type: "response.content_part.done", ...at, part: outputText(r.text) },
+    );
+    events.push({
+      type: "response.output_item.done",
+      output_index: index++,
+      item: { id: messageId(r), type: "message", status: "completed", role: "assistant", content: [outputText(r.text)] },
+    });
   }
   r.toolCalls.forEach((c, i) => {
     const args = JSON.stringify(c.arguments);
@@ -80,5 +121,17 @@ export function responsesReplySse(spec: ReplySpec, model: string): string[] {
 
 /** The first event of a stream whose next event is broken (the `malformed` behaviour). */
 export function responsesFirstEvent(): unknown {
-  return { type: "response.created", sequence_number: 0, response: { id: "resp_mock", object: "response", created_at: 1750000000, status: "in_progress", model: "mock-model", output: [], usage: null } };
+  return {
+    type: "response.created",
+    sequence_number: 0,
+    response: {
+      id: "resp_mock",
+      object: "response",
+      created_at: 1750000000,
+      status: "in_progress",
+      model: "mock-model",
+      output: [],
+      usage: null,
+    },
+  };
 }

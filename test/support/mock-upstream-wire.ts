@@ -24,7 +24,9 @@ export function readFixture(file: string): string {
 
 /** The payload lines of a `.chunks.txt` fixture. */
 export function fixtureChunks(file: string): string[] {
-  return readFixture(file).split("\n").filter((line) => line.trim() !== "");
+  return readFixture(file)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
 }
 
 /** One SSE event on the wire, framed as `format` frames it. */
@@ -77,7 +79,14 @@ export function resolve(spec: ReplySpec, model: string): Resolved {
   const toolCalls = spec.toolCalls ?? [];
   const usage = { input: 10, output: 5, cached: 0, cacheWrite: 0, reasoning: 0, ...spec.usage };
   const finish = spec.finish ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
-  return { text: spec.text ?? (toolCalls.length > 0 ? "" : "Hello from the mock upstream."), toolCalls, usage, finish, model, id: crypto.randomUUID().replaceAll("-", "").slice(0, 24) };
+  return {
+    text: spec.text ?? (toolCalls.length > 0 ? "" : "Hello from the mock upstream."),
+    toolCalls,
+    usage,
+    finish,
+    model,
+    id: crypto.randomUUID().replaceAll("-", "").slice(0, 24),
+  };
 }
 
 /** Splits text into word-sized pieces, the way providers stream it. */
@@ -110,27 +119,52 @@ export function replySse(format: WireFormat, spec: ReplySpec, model: string, inc
 
 function openAIUsage(u: Required<MockUsage>) {
   return {
-    prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output,
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
     prompt_tokens_details: { cached_tokens: u.cached, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: u.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: u.reasoning,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
 function openAIJson(r: Resolved) {
   const message: Record<string, unknown> = { role: "assistant", content: r.text === "" ? null : r.text, refusal: null, annotations: [] };
   if (r.toolCalls.length > 0) {
-    message.tool_calls = r.toolCalls.map((c, i) => ({ id: `call_${r.id}_${i}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    message.tool_calls = r.toolCalls.map((c, i) => ({
+      id: `call_${r.id}_${i}`,
+      type: "function",
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
   }
   return {
-    id: `chatcmpl-${r.id}`, object: "chat.completion", created: 1750000000, model: r.model,
+    id: `chatcmpl-${r.id}`,
+    object: "chat.completion",
+    created: 1750000000,
+    model: r.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: r.finish }],
-    usage: openAIUsage(r.usage), service_tier: "default", system_fingerprint: "fp_mock",
+    usage: openAIUsage(r.usage),
+    service_tier: "default",
+    system_fingerprint: "fp_mock",
   };
 }
 
 function openAIChunks(r: Resolved, includeUsage: boolean): (object | string)[] {
-  const base = { id: `chatcmpl-${r.id}`, object: "chat.completion.chunk", created: 1750000000, model: r.model, system_fingerprint: "fp_mock" };
-  const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const base = {
+    id: `chatcmpl-${r.id}`,
+    object: "chat.completion.chunk",
+    created: 1750000000,
+    model: r.model,
+    system_fingerprint: "fp_mock",
+  };
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
   const out: (object | string)[] = [chunk({ role: "assistant", content: "", refusal: null })];
   for (const p of pieces(r.text)) out.push(chunk({ content: p }));
   r.toolCalls.forEach((c, index) => {
@@ -150,7 +184,13 @@ function openAIChunks(r: Resolved, includeUsage: boolean): (object | string)[] {
 const ANTHROPIC_STOP = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" } as const;
 
 function anthropicUsage(u: Required<MockUsage>, output: number) {
-  return { input_tokens: u.input - u.cached - u.cacheWrite, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cached, output_tokens: output, service_tier: "standard" };
+  return {
+    input_tokens: u.input - u.cached - u.cacheWrite,
+    cache_creation_input_tokens: u.cacheWrite,
+    cache_read_input_tokens: u.cached,
+    output_tokens: output,
+    service_tier: "standard",
+  };
 }
 
 function anthropicJson(r: Resolved) {
@@ -158,16 +198,33 @@ function anthropicJson(r: Resolved) {
   if (r.text !== "") content.push({ type: "text", text: r.text });
   r.toolCalls.forEach((c, i) => content.push({ type: "tool_use", id: `toolu_${r.id}_${i}`, name: c.name, input: c.arguments }));
   return {
-    id: `msg_${r.id}`, type: "message", role: "assistant", model: r.model, content,
-    stop_reason: ANTHROPIC_STOP[r.finish], stop_sequence: null, usage: anthropicUsage(r.usage, r.usage.output),
+    id: `msg_${r.id}`,
+    type: "message",
+    role: "assistant",
+    model: r.model,
+    content,
+    stop_reason: ANTHROPIC_STOP[r.finish],
+    stop_sequence: null,
+    usage: anthropicUsage(r.usage, r.usage.output),
   };
 }
 
 function anthropicChunks(r: Resolved): object[] {
-  const out: object[] = [{
-    type: "message_start",
-    message: { id: `msg_${r.id}`, type: "message", role: "assistant", model: r.model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicUsage(r.usage, 1) },
-  }];
+  const out: object[] = [
+    {
+      type: "message_start",
+      message: {
+        id: `msg_${r.id}`,
+        type: "message",
+        role: "assistant",
+        model: r.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: anthropicUsage(r.usage, 1),
+      },
+    },
+  ];
   let block = 0;
   if (r.text !== "") {
     out.push({ type: "content_block_start", index: block, content_block: { type: "text", text: "" } }, { type: "ping" });
@@ -177,20 +234,32 @@ function anthropicChunks(r: Resolved): object[] {
   r.toolCalls.forEach((c, i) => {
     const args = JSON.stringify(c.arguments);
     const half = Math.floor(args.length / 2);
-    out.push({ type: "content_block_start", index: block, content_block: { type: "tool_use", id: `toolu_${r.id}_${i}`, name: c.name, input: {} } });
+    out.push({
+      type: "content_block_start",
+      index: block,
+      content_block: { type: "tool_use", id: `toolu_${r.id}_${i}`, name: c.name, input: {} },
+    });
     out.push({ type: "content_block_delta", index: block, delta: { type: "input_json_delta", partial_json: "" } });
     out.push({ type: "content_block_delta", index: block, delta: { type: "input_json_delta", partial_json: args.slice(0, half) } });
     out.push({ type: "content_block_delta", index: block, delta: { type: "input_json_delta", partial_json: args.slice(half) } });
     out.push({ type: "content_block_stop", index: block++ });
   });
-  out.push({ type: "message_delta", delta: { stop_reason: ANTHROPIC_STOP[r.finish], stop_sequence: null }, usage: { output_tokens: r.usage.output } });
+  out.push({
+    type: "message_delta",
+    delta: { stop_reason: ANTHROPIC_STOP[r.finish], stop_sequence: null },
+    usage: { output_tokens: r.usage.output },
+  });
   out.push({ type: "message_stop" });
   return out;
 }
 
 function geminiUsage(u: Required<MockUsage>) {
   const candidates = u.output - u.reasoning;
-  const usage: Record<string, unknown> = { promptTokenCount: u.input, candidatesTokenCount: candidates, totalTokenCount: u.input + u.output };
+  const usage: Record<string, unknown> = {
+    promptTokenCount: u.input,
+    candidatesTokenCount: candidates,
+    totalTokenCount: u.input + u.output,
+  };
   if (u.cached > 0) usage.cachedContentTokenCount = u.cached;
   if (u.reasoning > 0) usage.thoughtsTokenCount = u.reasoning;
   return usage;
@@ -207,7 +276,9 @@ const GEMINI_FINISH = { stop: "STOP", length: "MAX_TOKENS", tool_calls: "STOP" }
 function geminiJson(r: Resolved) {
   return {
     candidates: [{ content: { parts: geminiParts(r, r.text, true), role: "model" }, finishReason: GEMINI_FINISH[r.finish], index: 0 }],
-    usageMetadata: geminiUsage(r.usage), modelVersion: r.model, responseId: r.id,
+    usageMetadata: geminiUsage(r.usage),
+    modelVersion: r.model,
+    responseId: r.id,
   };
 }
 
@@ -234,7 +305,11 @@ const STATUS_TYPES: Record<number, { openai: string; anthropic: string; gemini: 
 
 /** An error body in the provider's own shape. */
 export function errorBody(format: WireFormat, status: number, message: string): unknown {
-  const types = STATUS_TYPES[status] ?? { openai: "server_error", anthropic: "api_error", gemini: status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION" };
+  const types = STATUS_TYPES[status] ?? {
+    openai: "server_error",
+    anthropic: "api_error",
+    gemini: status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION",
+  };
   if (format === "anthropic") return { type: "error", error: { type: types.anthropic, message }, request_id: "req_mock" };
   if (format === "gemini") return { error: { code: status, message, status: types.gemini } };
   return { error: { message, type: types.openai, param: null, code: null } };
@@ -242,7 +317,14 @@ export function errorBody(format: WireFormat, status: number, message: string): 
 
 /** The provider's model listing (what validateCredential calls). */
 export function modelsBody(format: WireFormat): unknown {
-  if (format === "anthropic") return { data: [{ type: "model", id: "mock-model", display_name: "Mock", created_at: "2025-01-01T00:00:00Z" }], has_more: false, first_id: "mock-model", last_id: "mock-model" };
-  if (format === "gemini") return { models: [{ name: "models/mock-model", displayName: "Mock", supportedGenerationMethods: ["generateContent"] }] };
+  if (format === "anthropic")
+    return {
+      data: [{ type: "model", id: "mock-model", display_name: "Mock", created_at: "2025-01-01T00:00:00Z" }],
+      has_more: false,
+      first_id: "mock-model",
+      last_id: "mock-model",
+    };
+  if (format === "gemini")
+    return { models: [{ name: "models/mock-model", displayName: "Mock", supportedGenerationMethods: ["generateContent"] }] };
   return { object: "list", data: [{ id: "mock-model", object: "model", created: 1750000000, owned_by: "mock" }] };
 }

@@ -15,7 +15,18 @@
 // ("Hello from the mock upstream.", stream or JSON as the request asked). `apiKeys` makes a provider
 // answer 401/400 in its own error shape to any other key (for BYOK validation tests).
 import type { Server } from "bun";
-import { errorBody, fixtureSseEvents, frameSse, modelsBody, readFixture, replyJson, replySse, type ReplySpec, type SseDialect, type WireFormat } from "./mock-upstream-wire";
+import {
+  errorBody,
+  fixtureSseEvents,
+  frameSse,
+  modelsBody,
+  readFixture,
+  replyJson,
+  replySse,
+  type ReplySpec,
+  type SseDialect,
+  type WireFormat,
+} from "./mock-upstream-wire";
 import { responsesFirstEvent, responsesReplyJson, responsesReplySse } from "./mock-upstream-responses";
 
 export type { MockToolCall, MockUsage, ReplySpec, SseDialect, WireFormat } from "./mock-upstream-wire";
@@ -162,16 +173,27 @@ async function record(request: Request): Promise<RecordedRequest> {
   const fields = body as { model?: unknown; stream?: unknown } | null;
   const { format, route, model } = classify(request.method, path, headers);
   return {
-    method: request.method, path, search: url.search, provider, format, route,
+    method: request.method,
+    path,
+    search: url.search,
+    provider,
+    format,
+    route,
     model: model ?? (typeof fields?.model === "string" ? fields.model : null),
     stream: path.endsWith(":streamGenerateContent") || fields?.stream === true,
-    headers, body, rawBody, receivedAt: Date.now(), aborted: false,
+    headers,
+    body,
+    rawBody,
+    receivedAt: Date.now(),
+    aborted: false,
   };
 }
 
 function classify(method: string, path: string, headers: Record<string, string>): Pick<RecordedRequest, "format" | "route" | "model"> {
-  if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) return { format: "openai", route: "chat", model: null };
-  if (method === "POST" && (path === "/v1/responses" || path === "/responses")) return { format: "openai", route: "responses", model: null };
+  if (method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions"))
+    return { format: "openai", route: "chat", model: null };
+  if (method === "POST" && (path === "/v1/responses" || path === "/responses"))
+    return { format: "openai", route: "responses", model: null };
   if (method === "POST" && path === "/v1/messages") return { format: "anthropic", route: "chat", model: null };
   if (method === "GET" && path === "/v1/models") {
     const anthropic = headers["anthropic-version"] !== undefined || headers["x-api-key"] !== undefined;
@@ -218,7 +240,14 @@ function authFailure(req: RecordedRequest, keys: Record<string, string> | undefi
   const expected = keys?.[req.provider];
   if (expected === undefined || req.format === null || presentedKey(req) === expected) return null;
   if (req.format === "gemini") {
-    const body = { error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }] } };
+    const body = {
+      error: {
+        code: 400,
+        message: "API key not valid. Please pass a valid API key.",
+        status: "INVALID_ARGUMENT",
+        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }],
+      },
+    };
     return Response.json(body, { status: 400 });
   }
   const message = req.format === "anthropic" ? "invalid x-api-key" : "Incorrect API key provided.";
@@ -245,7 +274,10 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
       return sse(behaviour.chunks, behaviour, until);
     case "fixture": {
       if (behaviour.file.endsWith(".chunks.txt")) return sse(fixtureSseEvents(dialect, behaviour.file), behaviour, until);
-      return new Response(readFixture(behaviour.file), { status: behaviour.status ?? 200, headers: { "content-type": "application/json", ...behaviour.headers } });
+      return new Response(readFixture(behaviour.file), {
+        status: behaviour.status ?? 200,
+        headers: { "content-type": "application/json", ...behaviour.headers },
+      });
     }
     case "reply": {
       if (req.route === "models") return json(modelsBody(format), 200, behaviour.headers);
@@ -264,7 +296,13 @@ function firstValidEvent(format: SseDialect): unknown {
   if (format === "openai-responses") return responsesFirstEvent();
   if (format === "anthropic") return { type: "ping" };
   if (format === "gemini") return { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, index: 0 }] };
-  return { id: "chatcmpl-mock", object: "chat.completion.chunk", created: 1750000000, model: "mock-model", choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] };
+  return {
+    id: "chatcmpl-mock",
+    object: "chat.completion.chunk",
+    created: 1750000000,
+    model: "mock-model",
+    choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }],
+  };
 }
 
 function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
@@ -291,7 +329,10 @@ function sse(chunks: string[], timing: Timing, until: Promise<void>): Response {
       controller.enqueue(encoder.encode(chunks[sent++]));
     },
   });
-  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...timing.headers } });
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...timing.headers },
+  });
 }
 
 function abortPromise(signal: AbortSignal): Promise<void> {

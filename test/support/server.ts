@@ -53,12 +53,17 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
   };
   // Tests send bursts no client would; rate limits are generous unless a test sets its own.
   const file = (opts.configFile ?? {}) as Record<string, unknown>;
-  env.SWITCHYARD_CONFIG = writeTempConfig(typeof opts.configFile === "string" || file.limits ? opts.configFile : { ...file, limits: GENEROUS_LIMITS });
+  env.SWITCHYARD_CONFIG = writeTempConfig(
+    typeof opts.configFile === "string" || file.limits ? opts.configFile : { ...file, limits: GENEROUS_LIMITS },
+  );
   // Shared-mode tests get their own Redis key prefix, removed on stop, so runs never see each other's keys.
   if (env.REDIS_URL && !env.REDIS_PREFIX) env.REDIS_PREFIX = `switchyard-test-${randomBase62(10)}:`;
   const logs: string[] = [];
   const config = loadConfig(env);
-  const deps = await createDeps(config, createLogger("debug", (l) => logs.push(l)));
+  const deps = await createDeps(
+    config,
+    createLogger("debug", (l) => logs.push(l)),
+  );
   const boot = await bootstrap(deps, { migrate: true });
   await deps.start();
   const app = createApp(deps);

@@ -12,7 +12,12 @@ export interface Ran {
 
 /** Runs a CLI command to completion. `cmd` defaults to `bun src/main.ts`. */
 export async function runCli(args: string[], env: Record<string, string>, cmd: string[] = [process.execPath, MAIN]): Promise<Ran> {
-  const p = Bun.spawn([...cmd, ...args], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const p = Bun.spawn([...cmd, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 }
@@ -25,7 +30,11 @@ export interface ServerProcess {
 }
 
 /** Starts `serve` on port 0 and waits (with a deadline) for its "listening" log line. */
-export async function spawnServer(env: Record<string, string>, cmd: string[] = [process.execPath, MAIN], deadlineMs = 20_000): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  cmd: string[] = [process.execPath, MAIN],
+  deadlineMs = 20_000,
+): Promise<ServerProcess> {
   const proc = Bun.spawn([...cmd, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",

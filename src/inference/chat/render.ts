@@ -46,7 +46,8 @@ interface ChunkState {
 /** PipelineEvents → SSE bytes. Each delta is written as it arrives; usage and routing once, at the end. */
 export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
   const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
-  const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) => c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
+  const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) =>
+    c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
   const chunk = (choices: unknown[], extra?: Record<string, unknown>) => ({
     id: st.id,
     object: "chat.completion.chunk",
@@ -72,7 +73,8 @@ export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
         if (!st.rolesSent.has(ev.choiceIndex)) {
           st.rolesSent.add(ev.choiceIndex);
           // The first chunk of each choice carries the role (and content "" when it has none yet).
-          if (!delta.role) write(c, chunk([{ index: ev.choiceIndex, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
+          if (!delta.role)
+            write(c, chunk([{ index: ev.choiceIndex, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
         }
         if (Object.keys(delta).length === 0 && ev.finishReason === null) return;
         write(c, chunk([{ index: ev.choiceIndex, delta, logprobs: ev.logprobs ?? null, finish_reason: ev.finishReason }]));
@@ -89,5 +91,3 @@ export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
     },
   };
 }
-
-

@@ -16,7 +16,9 @@ export function chatRoutes(d: InferenceRouteDeps) {
         return { request: rest as ChatRequest, gateway, extensions, stream: rest.stream === true, validated: true };
       });
       if (out.kind === "json") {
-        return new Response(JSON.stringify(renderChatCompletion(out.result)), { headers: { ...headers, "content-type": "application/json" } });
+        return new Response(JSON.stringify(renderChatCompletion(out.result)), {
+          headers: { ...headers, "content-type": "application/json" },
+        });
       }
       const bytes = out.open(chatSseTransformer(), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });

@@ -69,7 +69,9 @@ export const ChatCompletionBody = Type.Object(
         { additionalProperties: true },
       ),
     ),
-    stream_options: Type.Optional(Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }, { additionalProperties: true }), Type.Null()])),
+    stream_options: Type.Optional(
+      Type.Union([Type.Object({ include_usage: Type.Optional(Type.Boolean()) }, { additionalProperties: true }), Type.Null()]),
+    ),
     reasoning_effort: Type.Optional(Type.String()),
     gateway: Type.Optional(GatewayField),
     extensions: Type.Optional(ExtensionsField),

@@ -60,5 +60,8 @@ export function anthropicErrorResponse(err: ApiError, requestId?: string): Respo
     // The Anthropic SDK reads this one into `error.requestID`.
     headers["request-id"] = requestId;
   }
-  return new Response(JSON.stringify(anthropicErrorBody(err.code, err.message, requestId)), { status: ERROR_TABLE[err.code].status, headers });
+  return new Response(JSON.stringify(anthropicErrorBody(err.code, err.message, requestId)), {
+    status: ERROR_TABLE[err.code].status,
+    headers,
+  });
 }

@@ -27,7 +27,13 @@ export function messagesRoutes(d: InferenceRouteDeps) {
           const parsed = parseMessagesRequest(body);
           if (!parsed.ok) throw validationApiError(parsed.error);
           const t = messagesToChat(parsed.body);
-          return { request: t.request, warnings: t.warnings, gateway: parsed.body.gateway, extensions: (parsed.body as { extensions?: unknown }).extensions, stream: parsed.body.stream === true };
+          return {
+            request: t.request,
+            warnings: t.warnings,
+            gateway: parsed.body.gateway,
+            extensions: (parsed.body as { extensions?: unknown }).extensions,
+            stream: parsed.body.stream === true,
+          };
         },
         { allowXApiKey: true },
       );
@@ -37,6 +43,12 @@ export function messagesRoutes(d: InferenceRouteDeps) {
       const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },
-    { detail: { summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)", tags: ["inference"], security: [{ bearer: [] }] } },
+    {
+      detail: {
+        summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)",
+        tags: ["inference"],
+        security: [{ bearer: [] }],
+      },
+    },
   );
 }

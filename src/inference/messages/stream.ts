@@ -33,7 +33,16 @@ function ensureStarted(state: StreamState, c: Controller): void {
   state.started = true;
   // Input tokens are known only at the end; message_delta repeats the final counts.
   const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const message = { id: state.id, type: "message", role: "assistant", model: state.model, content: [], stop_reason: null, stop_sequence: null, usage };
+  const message = {
+    id: state.id,
+    type: "message",
+    role: "assistant",
+    model: state.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
+  };
   emit(c, "message_start", { message });
   emit(c, "ping");
 }
@@ -112,7 +121,11 @@ export function messagesStreamTransformer(options: MessagesStreamOptions = {}): 
       closeOpen(state, c);
       state.terminated = true;
       const usage = anthropicUsage(event.usage);
-      emit(c, "message_delta", { delta: { stop_reason: stopReason(state.finish), stop_sequence: null }, usage, routing_metadata: event.routing });
+      emit(c, "message_delta", {
+        delta: { stop_reason: stopReason(state.finish), stop_sequence: null },
+        usage,
+        routing_metadata: event.routing,
+      });
       emit(c, "message_stop");
     },
     flush(c) {

@@ -164,7 +164,13 @@ function outputFromResult(result: ChatResult, itemStatus: ItemStatus): OutputIte
   if (!message) return [];
   const output: OutputItem[] = [];
   if (message.refusal) {
-    output.push({ type: "message", id: messageItemId(), role: "assistant", status: itemStatus, content: [{ type: "refusal", refusal: message.refusal }] });
+    output.push({
+      type: "message",
+      id: messageItemId(),
+      role: "assistant",
+      status: itemStatus,
+      content: [{ type: "refusal", refusal: message.refusal }],
+    });
   } else if (message.content) {
     output.push(messageItem(messageItemId(), message.content, itemStatus));
   }
@@ -177,5 +183,17 @@ export function renderResponse(pipeline: PipelineResult, echo: ResponsesEcho, id
   const { result, routing } = pipeline;
   const { status, incomplete_details } = finishStatus(result.choices[0]?.finish_reason ?? null);
   const output = outputFromResult(result, status === "completed" ? "completed" : "incomplete");
-  return buildResponse({ id, createdAt: result.created, model: result.model, status, output, usage: result.usage, incompleteDetails: incomplete_details, routing }, echo);
+  return buildResponse(
+    {
+      id,
+      createdAt: result.created,
+      model: result.model,
+      status,
+      output,
+      usage: result.usage,
+      incompleteDetails: incomplete_details,
+      routing,
+    },
+    echo,
+  );
 }

@@ -18,7 +18,13 @@ export function responsesRoutes(d: InferenceRouteDeps) {
         if (!parsed.ok) throw validationApiError(parsed.error);
         const t = responsesToChat(parsed.body);
         echo = t.echo;
-        return { request: t.request, warnings: t.warnings, gateway: parsed.body.gateway, extensions: (parsed.body as { extensions?: unknown }).extensions, stream: parsed.body.stream === true };
+        return {
+          request: t.request,
+          warnings: t.warnings,
+          gateway: parsed.body.gateway,
+          extensions: (parsed.body as { extensions?: unknown }).extensions,
+          stream: parsed.body.stream === true,
+        };
       });
       const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
       if (out.kind === "json") {
@@ -27,6 +33,12 @@ export function responsesRoutes(d: InferenceRouteDeps) {
       const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },
-    { detail: { summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)", tags: ["inference"], security: [{ bearer: [] }] } },
+    {
+      detail: {
+        summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)",
+        tags: ["inference"],
+        security: [{ bearer: [] }],
+      },
+    },
   );
 }

@@ -111,7 +111,10 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     if (record[field] !== undefined && record[field] !== null) {
       return {
         ok: false,
-        error: { param: field, message: `'${field}' is not supported: this gateway keeps no response state; send the whole conversation in 'input'.` },
+        error: {
+          param: field,
+          message: `'${field}' is not supported: this gateway keeps no response state; send the whole conversation in 'input'.`,
+        },
       };
     }
   }

@@ -82,7 +82,12 @@ function messageDelta(state: StreamState, c: Controller, part: PartKind, delta: 
     state.open = open;
     emit(state, c, "response.output_item.added", { output_index: open.index, item: snapshot(item) });
     item.content.push(part === "refusal" ? { type: "refusal", refusal: "" } : { type: "output_text", text: "", annotations: [] });
-    emit(state, c, "response.content_part.added", { item_id: item.id, output_index: open.index, content_index: 0, part: snapshot(item.content[0]) });
+    emit(state, c, "response.content_part.added", {
+      item_id: item.id,
+      output_index: open.index,
+      content_index: 0,
+      part: snapshot(item.content[0]),
+    });
   }
   const content = open.item.content[0]!;
   const base = { item_id: open.item.id, output_index: open.index, content_index: 0 };
@@ -99,7 +104,14 @@ function toolCallDelta(state: StreamState, c: Controller, call: NonNullable<Chun
   let item = state.calls.get(call.index);
   if (!item) {
     closeOpen(state, c, "completed");
-    item = { type: "function_call", id: functionCallItemId(), call_id: call.id ?? "", name: call.function?.name ?? "", arguments: "", status: "in_progress" };
+    item = {
+      type: "function_call",
+      id: functionCallItemId(),
+      call_id: call.id ?? "",
+      name: call.function?.name ?? "",
+      arguments: "",
+      status: "in_progress",
+    };
     state.calls.set(call.index, item);
     state.open = { kind: "function_call", chatIndex: call.index, index: state.output.length, item };
     state.output.push(item);
@@ -127,14 +139,26 @@ function onDelta(state: StreamState, c: Controller, event: Extract<PipelineEvent
   if (event.finishReason) state.finish = event.finishReason;
 }
 
-function terminal(state: StreamState, c: Controller, echo: ResponsesEcho, fields: Omit<ResponseFields, "id" | "createdAt" | "model" | "output">): void {
+function terminal(
+  state: StreamState,
+  c: Controller,
+  echo: ResponsesEcho,
+  fields: Omit<ResponseFields, "id" | "createdAt" | "model" | "output">,
+): void {
   state.terminated = true;
   const response = buildResponse({ id: state.id, createdAt: state.createdAt, model: state.model, output: state.output, ...fields }, echo);
-  const type = fields.status === "failed" ? "response.failed" : fields.status === "incomplete" ? "response.incomplete" : "response.completed";
+  const type =
+    fields.status === "failed" ? "response.failed" : fields.status === "incomplete" ? "response.incomplete" : "response.completed";
   emit(state, c, type, { response });
 }
 
-function fail(state: StreamState, c: Controller, echo: ResponsesEcho, error: { code: string; message: string }, routing?: ResponseFields["routing"]): void {
+function fail(
+  state: StreamState,
+  c: Controller,
+  echo: ResponsesEcho,
+  error: { code: string; message: string },
+  routing?: ResponseFields["routing"],
+): void {
   // Items cut short by the failure stay in the output, marked incomplete, with no .done events.
   if (state.open) state.open.item.status = "incomplete";
   state.open = null;
@@ -156,7 +180,10 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
   };
   return {
     start(c) {
-      const response = buildResponse({ id, createdAt: state.createdAt, model: state.model, status: "in_progress", output: [], usage: null }, echo);
+      const response = buildResponse(
+        { id, createdAt: state.createdAt, model: state.model, status: "in_progress", output: [], usage: null },
+        echo,
+      );
       emit(state, c, "response.created", { response });
       emit(state, c, "response.in_progress", { response });
     },

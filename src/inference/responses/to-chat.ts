@@ -68,7 +68,14 @@ function messageFromItem(item: Extract<ResponsesInputItem, { role: string }>, wh
     .map((part, i) => toChatPart(part, `${where}.content[${i}]`, warnings))
     .filter((p): p is ContentPart => p !== null);
   // Assistant, system and developer turns are text-only in the chat model.
-  if (item.role !== "user") return { role: item.role, content: parts.filter(isText).map((p) => p.text).join("") };
+  if (item.role !== "user")
+    return {
+      role: item.role,
+      content: parts
+        .filter(isText)
+        .map((p) => p.text)
+        .join(""),
+    };
   return { role: "user", content: collapse(parts) };
 }
 
@@ -92,7 +99,8 @@ function itemsToMessages(items: ResponsesInputItem[], warnings: Warning[]): Chat
       let content: string;
       if (typeof item.output === "string") content = item.output;
       else {
-        if (item.output.some((p) => p.type !== "input_text")) warnings.push(unsupported(`${where}.output`, "Only text is carried in function_call_output; other parts were dropped."));
+        if (item.output.some((p) => p.type !== "input_text"))
+          warnings.push(unsupported(`${where}.output`, "Only text is carried in function_call_output; other parts were dropped."));
         content = item.output.map((p) => (p.type === "input_text" ? p.text : "")).join("");
       }
       messages.push({ role: "tool", tool_call_id: item.call_id, content });

@@ -51,7 +51,10 @@ function resolve(error: ValueError): Resolved {
     if (meant) return resolve(meant);
     if (index < 0) {
       const param = pointerToParam(`${error.path}/type`);
-      const allowed = tags.flat().map((t) => JSON.stringify(t)).join(", ");
+      const allowed = tags
+        .flat()
+        .map((t) => JSON.stringify(t))
+        .join(", ");
       return { field: { param, message: `'${param}' must be one of ${allowed}; got ${JSON.stringify(tag)}.` } };
     }
   }
@@ -70,7 +73,8 @@ function resolve(error: ValueError): Resolved {
 
 function describeSchema(schema: TSchema): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (typeof schema.type === "string") return schema.type === "object" ? "an object" : schema.type === "array" ? "an array" : `a ${schema.type}`;
+  if (typeof schema.type === "string")
+    return schema.type === "object" ? "an object" : schema.type === "array" ? "an array" : `a ${schema.type}`;
   if (Array.isArray(schema.anyOf)) return [...new Set(schema.anyOf.map(describeSchema))].join(" or ");
   return "a valid value";
 }

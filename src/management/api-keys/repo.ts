@@ -41,13 +41,21 @@ export function apiKeyRepo(db: Database) {
       return rows[0] && fromRaw(rows[0]);
     },
     async get(workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
-      const rows = await db.orm.select().from(t).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).limit(1);
+      const rows = await db.orm
+        .select()
+        .from(t)
+        .where(and(eq(t.id, id), eq(t.workspaceId, workspaceId)))
+        .limit(1);
       return rows[0] && fromRaw(rows[0]);
     },
     async list(workspaceId: string, includeRevoked: boolean): Promise<ApiKeyRow[]> {
       const cond = [eq(t.workspaceId, workspaceId), eq(t.playground, false)];
       if (!includeRevoked) cond.push(isNull(t.revokedAt));
-      const rows = await db.orm.select().from(t).where(and(...cond)).orderBy(asc(t.createdAt));
+      const rows = await db.orm
+        .select()
+        .from(t)
+        .where(and(...cond))
+        .orderBy(asc(t.createdAt));
       return rows.map(fromRaw);
     },
     async count(): Promise<number> {
@@ -90,7 +98,12 @@ export function apiKeyRepo(db: Database) {
       if (patch.scopes !== undefined) set.scopes = JSON.stringify(patch.scopes);
       if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt;
       if (patch.revokedAt !== undefined) set.revokedAt = patch.revokedAt;
-      const run = (o: Orm) => o.update(t).set(set).where(and(eq(t.id, id), eq(t.workspaceId, workspaceId))).returning();
+      const run = (o: Orm) =>
+        o
+          .update(t)
+          .set(set)
+          .where(and(eq(t.id, id), eq(t.workspaceId, workspaceId)))
+          .returning();
       const rows = orm ? await run(orm) : await db.tx(run);
       return rows[0] && fromRaw(rows[0]);
     },

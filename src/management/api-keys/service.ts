@@ -50,7 +50,13 @@ export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId
       type: "api_key.created",
       actorApiKeyId: caller.id,
       targetId: c.row.id,
-      data: { name: c.row.name, key_prefix: c.row.keyPrefix, scopes: c.row.scopes, playground: c.row.playground, expires_at: c.row.expiresAt },
+      data: {
+        name: c.row.name,
+        key_prefix: c.row.keyPrefix,
+        scopes: c.row.scopes,
+        playground: c.row.playground,
+        expires_at: c.row.expiresAt,
+      },
     });
     return c;
   });
@@ -76,7 +82,12 @@ export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId
       type: "api_key.updated",
       actorApiKeyId: caller.id,
       targetId: id,
-      data: { changed: Object.keys(patch).filter((k) => patch[k as keyof PatchApiKeyInput] !== undefined), name: updated!.name, scopes: updated!.scopes, expires_at: updated!.expiresAt },
+      data: {
+        changed: Object.keys(patch).filter((k) => patch[k as keyof PatchApiKeyInput] !== undefined),
+        name: updated!.name,
+        scopes: updated!.scopes,
+        expires_at: updated!.expiresAt,
+      },
     });
     return updated!;
   });
@@ -90,7 +101,13 @@ export async function revokeApiKey(m: Management, callerId: string, workspaceId:
   if (current.revokedAt !== null) return current;
   const row = await m.db.tx(async (o) => {
     const updated = await m.repos.apiKeys.update(workspaceId, id, { revokedAt: Date.now() }, o);
-    await recordAudit(o, m.db, { workspaceId, type: "api_key.revoked", actorApiKeyId: callerId, targetId: id, data: { name: current.name } });
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "api_key.revoked",
+      actorApiKeyId: callerId,
+      targetId: id,
+      data: { name: current.name },
+    });
     return updated!;
   });
   applied(m, row);

@@ -23,7 +23,12 @@ export function auditRoutes(app: Elysia, m: Management): Elysia {
       const q = checkQuery(AuditQuery, c.query);
       const limit = q.limit ?? 100;
       const offset = q.offset ?? 0;
-      const { rows, total } = await m.repos.audit.list(c.workspaceId, { type: q.type, ...dateRange(q.start_date, q.end_date), limit, offset });
+      const { rows, total } = await m.repos.audit.list(c.workspaceId, {
+        type: q.type,
+        ...dateRange(q.start_date, q.end_date),
+        limit,
+        offset,
+      });
       return { status: 200, body: { events: rows.map(renderAuditEvent), count: rows.length, total, limit, offset } };
     },
     { query: AuditQuery },

@@ -23,7 +23,13 @@ export function budgetRepo(db: Database) {
       await o.insert(t).values(row);
     },
     async update(o: Orm, workspaceId: string, id: string, patch: BudgetPatch, now: number): Promise<BudgetRow | undefined> {
-      return (await o.update(t).set({ ...patch, updatedAt: now }).where(byId(workspaceId, id)).returning())[0];
+      return (
+        await o
+          .update(t)
+          .set({ ...patch, updatedAt: now })
+          .where(byId(workspaceId, id))
+          .returning()
+      )[0];
     },
     async remove(o: Orm, workspaceId: string, id: string): Promise<BudgetRow | undefined> {
       return (await o.delete(t).where(byId(workspaceId, id)).returning())[0];

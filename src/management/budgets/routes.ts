@@ -17,7 +17,9 @@ export const BudgetCreateBody = Type.Object(
   {
     scope: oneOf(["workspace", "api_key", "byok"] as const),
     scope_id: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "the API key ID (api_key) or provider ID (byok)" }),
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description: "the API key ID (api_key) or provider ID (byok)",
+      }),
     ),
     period: oneOf(BUDGET_PERIODS),
     limit: Usd,
@@ -59,9 +61,16 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "created");
       return { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
     },
-    { body: BudgetCreateBody, description: "`limit` and `spend` are USD; periods are UTC (weeks start on Monday). 409 budget_exists for a second budget on the same scope and period." },
+    {
+      body: BudgetCreateBody,
+      description:
+        "`limit` and `spend` are USD; periods are UTC (weeks start on Monday). 409 budget_exists for a second budget on the same scope and period.",
+    },
   );
-  mount(app, m, "budgets.get", async (c) => ({ status: 200, body: await renderBudget(m, await getBudget(m, c.workspaceId, budgetId(c.params))) }));
+  mount(app, m, "budgets.get", async (c) => ({
+    status: 200,
+    body: await renderBudget(m, await getBudget(m, c.workspaceId, budgetId(c.params))),
+  }));
   mount(
     app,
     m,
@@ -83,7 +92,10 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     const id = budgetId(c.params);
     await deleteBudget(m, c.actorId, c.workspaceId, id);
     const out = writeOutcome(m.shared, "deleted");
-    return { status: out.status, body: out.status === 204 ? undefined : { budget_id: id, deleted: true, propagation_status: out.propagationStatus } };
+    return {
+      status: out.status,
+      body: out.status === 204 ? undefined : { budget_id: id, deleted: true, propagation_status: out.propagationStatus },
+    };
   });
   return app;
 }

@@ -38,14 +38,20 @@ async function checkScope(m: Management, workspaceId: string, scope: BudgetScope
     return "";
   }
   if (scopeId === null) throw invalid("scope_id", `is required for a ${scope} budget`);
-  if (scope === "api_key" && !(await m.repos.apiKeys.get(workspaceId, scopeId))) throw invalid("scope_id", "no such API key in this workspace");
+  if (scope === "api_key" && !(await m.repos.apiKeys.get(workspaceId, scopeId)))
+    throw invalid("scope_id", "no such API key in this workspace");
   if (scope === "byok" && !m.catalog().providers.get(scopeId)?.byok) throw invalid("scope_id", "not a BYOK provider ID");
   return scopeId;
 }
 
 const exists = () => new ApiError("budget_exists", "A budget already exists for this scope and period.");
 
-export async function createBudget(m: Management, actorId: string | null, workspaceId: string, input: CreateBudgetInput): Promise<BudgetRow> {
+export async function createBudget(
+  m: Management,
+  actorId: string | null,
+  workspaceId: string,
+  input: CreateBudgetInput,
+): Promise<BudgetRow> {
   const scopeId = await checkScope(m, workspaceId, input.scope, input.scopeId);
   const now = Date.now();
   const row: BudgetRow = {
@@ -81,7 +87,13 @@ export async function getBudget(m: Management, workspaceId: string, id: string):
   return row;
 }
 
-export async function updateBudget(m: Management, actorId: string | null, workspaceId: string, id: string, patch: BudgetPatch): Promise<BudgetRow> {
+export async function updateBudget(
+  m: Management,
+  actorId: string | null,
+  workspaceId: string,
+  id: string,
+  patch: BudgetPatch,
+): Promise<BudgetRow> {
   await getBudget(m, workspaceId, id);
   const row = await m.db.tx(async (o) => {
     const updated = await m.repos.budgets.update(o, workspaceId, id, patch, Date.now());
@@ -103,7 +115,14 @@ export async function deleteBudget(m: Management, actorId: string | null, worksp
 }
 
 function auditData(b: BudgetRow) {
-  return { scope: b.scope, scope_id: b.scopeId || null, period: b.period, limit_microdollars: b.limitMicrodollars, enforce: b.enforce, include_byok: b.includeByok };
+  return {
+    scope: b.scope,
+    scope_id: b.scopeId || null,
+    period: b.period,
+    limit_microdollars: b.limitMicrodollars,
+    enforce: b.enforce,
+    include_byok: b.includeByok,
+  };
 }
 
 export async function renderBudget(m: Management, b: BudgetRow, propagation: PropagationStatus = null, now = Date.now()) {

@@ -22,13 +22,22 @@ export function byokRepo(db: Database) {
     async routable(workspaceId?: string): Promise<ByokRow[]> {
       const conds = [eq(t.isDefault, true), eq(t.disabled, false)];
       if (workspaceId) conds.push(eq(t.workspaceId, workspaceId));
-      return db.orm.select().from(t).where(and(...conds));
+      return db.orm
+        .select()
+        .from(t)
+        .where(and(...conds));
     },
     async insert(o: Orm, row: ByokRow): Promise<void> {
       await o.insert(t).values(row);
     },
     async update(o: Orm, workspaceId: string, id: string, patch: ByokPatch, now: number): Promise<ByokRow | undefined> {
-      return (await o.update(t).set({ ...patch, updatedAt: now }).where(byId(workspaceId, id)).returning())[0];
+      return (
+        await o
+          .update(t)
+          .set({ ...patch, updatedAt: now })
+          .where(byId(workspaceId, id))
+          .returning()
+      )[0];
     },
     /** Only one default per provider and workspace: the others stop being default. */
     async clearDefault(o: Orm, workspaceId: string, provider: string, exceptId: string, now: number): Promise<void> {

@@ -10,7 +10,9 @@ import { check, uuidParam } from "../validate";
 import { createByokKey, deleteByokKey, getByokKey, renderByokKey, updateByokKey } from "./service";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
-const Tier = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "a tier name of the provider, or null" });
+const Tier = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+  description: "a tier name of the provider, or null",
+});
 const Flag = Type.Boolean({ description: "a boolean" });
 
 export const ByokCreateBody = Type.Object(
@@ -51,7 +53,10 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "created");
       return { status: out.status, body: renderByokKey(row, out.propagationStatus) };
     },
-    { body: ByokCreateBody, description: "The secret is validated with the provider before it is saved, then encrypted at rest and never returned." },
+    {
+      body: ByokCreateBody,
+      description: "The secret is validated with the provider before it is saved, then encrypted at rest and never returned.",
+    },
   );
   mount(app, m, "byok.get", async (c) => ({ status: 200, body: renderByokKey(await getByokKey(m, c.workspaceId, keyId(c.params))) }));
   mount(

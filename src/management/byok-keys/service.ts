@@ -30,7 +30,10 @@ export interface PatchByokInput {
 
 function byokProvider(m: Management, id: string): ProviderEntry {
   const p = m.catalog().providers.get(id);
-  if (!p?.byok) throw new ApiError("invalid_parameter", "Invalid 'provider': not a provider that accepts BYOK keys (see /v1/byok/providers).", { param: "provider" });
+  if (!p?.byok)
+    throw new ApiError("invalid_parameter", "Invalid 'provider': not a provider that accepts BYOK keys (see /v1/byok/providers).", {
+      param: "provider",
+    });
   return p;
 }
 
@@ -43,7 +46,11 @@ function checkTier(p: ProviderEntry, tier: string): void {
 }
 
 /** The key's tier: what the user said, else what the provider revealed, else the provider's default. */
-function resolveTier(p: ProviderEntry, given: string | null, detected: string | undefined): { tier: string | null; source: TierSource | null } {
+function resolveTier(
+  p: ProviderEntry,
+  given: string | null,
+  detected: string | undefined,
+): { tier: string | null; source: TierSource | null } {
   if (given !== null) return { tier: given, source: "user_specified" };
   if (detected && p.tiers.some((t) => t.name === detected)) return { tier: detected, source: "auto_detected" };
   return p.defaultTier ? { tier: p.defaultTier, source: "fallback" } : { tier: null, source: null };
@@ -57,9 +64,13 @@ async function validateWithProvider(m: Management, p: ProviderEntry, secret: str
   if (check.kind === "invalid") {
     throw new ApiError("invalid_provider_credentials", `${p.displayName} rejected this API key; nothing was saved.`, { param: "api_key" });
   }
-  throw new ApiError("provider_validation_unavailable", `${p.displayName} could not validate the key right now; nothing was saved. Retry.`, {
-    provider: p.id,
-  });
+  throw new ApiError(
+    "provider_validation_unavailable",
+    `${p.displayName} could not validate the key right now; nothing was saved. Retry.`,
+    {
+      provider: p.id,
+    },
+  );
 }
 
 async function applied(m: Management, workspaceId: string): Promise<void> {
@@ -112,7 +123,13 @@ export async function getByokKey(m: Management, workspaceId: string, id: string)
   return row;
 }
 
-export async function updateByokKey(m: Management, actorId: string | null, workspaceId: string, id: string, input: PatchByokInput): Promise<ByokRow> {
+export async function updateByokKey(
+  m: Management,
+  actorId: string | null,
+  workspaceId: string,
+  id: string,
+  input: PatchByokInput,
+): Promise<ByokRow> {
   const current = await getByokKey(m, workspaceId, id);
   const patch: ByokPatch = {};
   if (input.name !== undefined) patch.name = input.name;
@@ -121,7 +138,10 @@ export async function updateByokKey(m: Management, actorId: string | null, works
   if (input.accountTier !== undefined) {
     const p = m.catalog().providers.get(current.provider);
     if (input.accountTier !== null && p) checkTier(p, input.accountTier);
-    const r = input.accountTier === null ? { tier: p?.defaultTier ?? null, source: p?.defaultTier ? "fallback" : null } : { tier: input.accountTier, source: "user_specified" };
+    const r =
+      input.accountTier === null
+        ? { tier: p?.defaultTier ?? null, source: p?.defaultTier ? "fallback" : null }
+        : { tier: input.accountTier, source: "user_specified" };
     patch.accountTier = r.tier;
     patch.accountTierSource = r.source as TierSource | null;
   }
@@ -134,7 +154,14 @@ export async function updateByokKey(m: Management, actorId: string | null, works
       type: "byok_key.updated",
       actorApiKeyId: actorId,
       targetId: id,
-      data: { provider: current.provider, changed: Object.keys(patch), name: updated!.name, is_default: updated!.isDefault, disabled: updated!.disabled, account_tier: updated!.accountTier },
+      data: {
+        provider: current.provider,
+        changed: Object.keys(patch),
+        name: updated!.name,
+        is_default: updated!.isDefault,
+        disabled: updated!.disabled,
+        account_tier: updated!.accountTier,
+      },
     });
     return updated!;
   });
@@ -146,7 +173,13 @@ export async function deleteByokKey(m: Management, actorId: string | null, works
   await m.db.tx(async (o) => {
     const removed = await m.repos.byok.remove(o, workspaceId, id);
     if (!removed) throw new ApiError("not_found", "BYOK key not found.");
-    await recordAudit(o, m.db, { workspaceId, type: "byok_key.deleted", actorApiKeyId: actorId, targetId: id, data: { provider: removed.provider, name: removed.name } });
+    await recordAudit(o, m.db, {
+      workspaceId,
+      type: "byok_key.deleted",
+      actorApiKeyId: actorId,
+      targetId: id,
+      data: { provider: removed.provider, name: removed.name },
+    });
   });
   await applied(m, workspaceId);
 }

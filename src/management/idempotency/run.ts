@@ -79,7 +79,8 @@ export async function withIdempotency(
       }
       throw err;
     }
-    if (reply.status < 500) await deps.store.save(call.workspaceId, call.route, call.key, { bodyHash, status: reply.status, body: reply.body });
+    if (reply.status < 500)
+      await deps.store.save(call.workspaceId, call.route, call.key, { bodyHash, status: reply.status, body: reply.body });
     return reply;
   } finally {
     await deps.lock.release(lockKey);

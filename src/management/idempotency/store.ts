@@ -15,7 +15,11 @@ export function idempotencyStore(db: Database) {
   const at = (ws: string, route: string, key: string) => and(eq(t.workspaceId, ws), eq(t.route, route), eq(t.key, key));
   return {
     async find(ws: string, route: string, key: string, now = Date.now()): Promise<StoredResponse | undefined> {
-      const rows = await db.orm.select().from(t).where(and(at(ws, route, key), gt(t.expiresAt, now))).limit(1);
+      const rows = await db.orm
+        .select()
+        .from(t)
+        .where(and(at(ws, route, key), gt(t.expiresAt, now)))
+        .limit(1);
       const r = rows[0];
       if (!r || r.state !== "completed" || r.responseStatus === null) return undefined;
       return { bodyHash: r.bodyHash, status: r.responseStatus, body: r.responseBody === null ? null : JSON.parse(r.responseBody) };

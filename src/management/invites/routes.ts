@@ -52,7 +52,13 @@ export function inviteRoutes(app: Elysia, m: Management): Elysia {
       };
       await m.db.tx(async (o) => {
         await m.repos.invites.insert(o, row);
-        await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "invite.created", actorApiKeyId: c.actorId, targetId: row.id, data: { email: row.email, role: row.role } });
+        await recordAudit(o, m.db, {
+          workspaceId: c.workspaceId,
+          type: "invite.created",
+          actorApiKeyId: c.actorId,
+          targetId: row.id,
+          data: { email: row.email, role: row.role },
+        });
       });
       return { status: 201, body: { ...renderInvite(row), token } };
     },
@@ -63,7 +69,13 @@ export function inviteRoutes(app: Elysia, m: Management): Elysia {
     await m.db.tx(async (o) => {
       const removed = await m.repos.invites.remove(o, c.workspaceId, id);
       if (!removed) throw new ApiError("not_found", "Invite not found.");
-      await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "invite.revoked", actorApiKeyId: c.actorId, targetId: id, data: { email: removed.email } });
+      await recordAudit(o, m.db, {
+        workspaceId: c.workspaceId,
+        type: "invite.revoked",
+        actorApiKeyId: c.actorId,
+        targetId: id,
+        data: { email: removed.email },
+      });
     });
     return { status: 204 };
   });
@@ -83,9 +95,21 @@ export function inviteRoutes(app: Elysia, m: Management): Elysia {
         if (!member) {
           member = { id: newId(), workspaceId: ws, email: invite.email, role: invite.role as Role, createdAt: now } satisfies MemberRow;
           await m.repos.members.insert(o, member);
-          await recordAudit(o, m.db, { workspaceId: ws, type: "member.added", actorApiKeyId: null, targetId: member.id, data: { email: member.email, role: member.role, via_invite: invite.id } });
+          await recordAudit(o, m.db, {
+            workspaceId: ws,
+            type: "member.added",
+            actorApiKeyId: null,
+            targetId: member.id,
+            data: { email: member.email, role: member.role, via_invite: invite.id },
+          });
         }
-        await recordAudit(o, m.db, { workspaceId: ws, type: "invite.accepted", actorApiKeyId: null, targetId: invite.id, data: { email: invite.email, member_id: member.id } });
+        await recordAudit(o, m.db, {
+          workspaceId: ws,
+          type: "invite.accepted",
+          actorApiKeyId: null,
+          targetId: invite.id,
+          data: { email: invite.email, member_id: member.id },
+        });
         return { invite, member };
       });
       return { status: 200, body: { member: renderMember(result.member), invite: renderInvite(result.invite) } };

@@ -18,10 +18,19 @@ export function memberRepo(db: Database) {
       return (await db.orm.select().from(t).where(byId(workspaceId, id)).limit(1))[0];
     },
     async byEmail(o: Orm, workspaceId: string, email: string): Promise<MemberRow | undefined> {
-      return (await o.select().from(t).where(and(eq(t.workspaceId, workspaceId), eq(t.email, email))).limit(1))[0];
+      return (
+        await o
+          .select()
+          .from(t)
+          .where(and(eq(t.workspaceId, workspaceId), eq(t.email, email)))
+          .limit(1)
+      )[0];
     },
     async owners(o: Orm, workspaceId: string): Promise<number> {
-      const rows = await o.select({ n: count() }).from(t).where(and(eq(t.workspaceId, workspaceId), eq(t.role, "owner")));
+      const rows = await o
+        .select({ n: count() })
+        .from(t)
+        .where(and(eq(t.workspaceId, workspaceId), eq(t.role, "owner")));
       return Number(rows[0]?.n ?? 0);
     },
     async insert(o: Orm, row: MemberRow): Promise<void> {

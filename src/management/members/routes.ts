@@ -33,12 +33,24 @@ export function memberRoutes(app: Elysia, m: Management): Elysia {
     "members.create",
     async (c) => {
       const b = check(MemberCreateBody, c.body);
-      const row: MemberRow = { id: newId(), workspaceId: c.workspaceId, email: b.email.toLowerCase(), role: b.role ?? "member", createdAt: Date.now() };
+      const row: MemberRow = {
+        id: newId(),
+        workspaceId: c.workspaceId,
+        email: b.email.toLowerCase(),
+        role: b.role ?? "member",
+        createdAt: Date.now(),
+      };
       try {
         await m.db.tx(async (o) => {
           if (await m.repos.members.byEmail(o, c.workspaceId, row.email)) throw duplicate();
           await m.repos.members.insert(o, row);
-          await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "member.added", actorApiKeyId: c.actorId, targetId: row.id, data: { email: row.email, role: row.role } });
+          await recordAudit(o, m.db, {
+            workspaceId: c.workspaceId,
+            type: "member.added",
+            actorApiKeyId: c.actorId,
+            targetId: row.id,
+            data: { email: row.email, role: row.role },
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicate();
@@ -62,7 +74,13 @@ export function memberRoutes(app: Elysia, m: Management): Elysia {
           throw new ApiError("invalid_parameter", "Invalid 'role': the workspace's last owner cannot be demoted.", { param: "role" });
         }
         const updated = await m.repos.members.setRole(o, c.workspaceId, id, role);
-        await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "member.updated", actorApiKeyId: c.actorId, targetId: id, data: { email: current.email, role } });
+        await recordAudit(o, m.db, {
+          workspaceId: c.workspaceId,
+          type: "member.updated",
+          actorApiKeyId: c.actorId,
+          targetId: id,
+          data: { email: current.email, role },
+        });
         return updated!;
       });
       return { status: 200, body: renderMember(row) };
@@ -75,10 +93,18 @@ export function memberRoutes(app: Elysia, m: Management): Elysia {
       const current = await m.repos.members.get(c.workspaceId, id);
       if (!current) throw new ApiError("not_found", "Member not found.");
       if (await lastOwner(o, current)) {
-        throw new ApiError("invalid_parameter", "Invalid 'member_id': the workspace's last owner cannot be removed.", { param: "member_id" });
+        throw new ApiError("invalid_parameter", "Invalid 'member_id': the workspace's last owner cannot be removed.", {
+          param: "member_id",
+        });
       }
       await m.repos.members.remove(o, c.workspaceId, id);
-      await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "member.removed", actorApiKeyId: c.actorId, targetId: id, data: { email: current.email } });
+      await recordAudit(o, m.db, {
+        workspaceId: c.workspaceId,
+        type: "member.removed",
+        actorApiKeyId: c.actorId,
+        targetId: id,
+        data: { email: current.email },
+      });
     });
     return { status: 204 };
   });

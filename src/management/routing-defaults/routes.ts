@@ -42,7 +42,8 @@ function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
   const providers = m.catalog().providers;
   for (const field of ["providers", "exclude_providers"] as const) {
     (patch[field] ?? []).forEach((id, i) => {
-      if (!providers.has(id)) throw new ApiError("invalid_parameter", `Invalid '${field}[${i}]': unknown provider.`, { param: `${field}[${i}]` });
+      if (!providers.has(id))
+        throw new ApiError("invalid_parameter", `Invalid '${field}[${i}]': unknown provider.`, { param: `${field}[${i}]` });
     });
   }
 }
@@ -77,7 +78,12 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
   mount(app, m, "routing.delete", async (c) => {
     await m.db.tx(async (o) => {
       await m.repos.routingDefaults.clear(o, c.workspaceId);
-      await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "routing_defaults.deleted", actorApiKeyId: c.actorId, targetId: c.workspaceId });
+      await recordAudit(o, m.db, {
+        workspaceId: c.workspaceId,
+        type: "routing_defaults.deleted",
+        actorApiKeyId: c.actorId,
+        targetId: c.workspaceId,
+      });
     });
     m.routingDefaults.apply(c.workspaceId, undefined);
     m.events.onRoutingDefaultsChanged(c.workspaceId);

@@ -25,7 +25,12 @@ function validDay(day: string, param: string): string {
   return day;
 }
 
-export async function usageReply(m: Management, workspaceId: string, query: Record<string, string | undefined>, apiKeyId?: string): Promise<Reply> {
+export async function usageReply(
+  m: Management,
+  workspaceId: string,
+  query: Record<string, string | undefined>,
+  apiKeyId?: string,
+): Promise<Reply> {
   const q = checkQuery(UsageQuery, query);
   const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(Date.now());
   const start = q.start_date ? validDay(q.start_date, "start_date") : dayOf(Date.parse(`${end}T00:00:00Z`) - 29 * DAY_MS);

@@ -33,7 +33,13 @@ export function workspaceRoutes(app: Elysia, m: Management): Elysia {
       await load(c.workspaceId);
       const row = await m.db.tx(async (o) => {
         const updated = await m.repos.workspaces.rename(c.workspaceId, name, o);
-        await recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "workspace.updated", actorApiKeyId: c.actorId, targetId: c.workspaceId, data: { name } });
+        await recordAudit(o, m.db, {
+          workspaceId: c.workspaceId,
+          type: "workspace.updated",
+          actorApiKeyId: c.actorId,
+          targetId: c.workspaceId,
+          data: { name },
+        });
         return updated!;
       });
       return { status: 200, body: renderWorkspace(row) };

@@ -10,7 +10,9 @@ import { MIGRATIONS_TABLE, pendingTags, type Database, type Orm, type Tables } f
 interface PgInsertable {
   insert(t: unknown): {
     values(rows: readonly unknown[]): PromiseLike<unknown> & {
-      onConflictDoNothing(o: { target: unknown[] }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+      onConflictDoNothing(o: {
+        target: unknown[];
+      }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
     };
   };
 }

@@ -34,7 +34,12 @@ export function openSqlite(path: string): Database {
   const lock = new Mutex();
   const applied = (): Set<string> => {
     raw.run(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
-    return new Set(raw.query(`SELECT tag FROM ${MIGRATIONS_TABLE}`).all().map((r) => (r as { tag: string }).tag));
+    return new Set(
+      raw
+        .query(`SELECT tag FROM ${MIGRATIONS_TABLE}`)
+        .all()
+        .map((r) => (r as { tag: string }).tag),
+    );
   };
   const statements = new Map<string, { stmt: ReturnType<BunSqlite["query"]>; keys: string[] }>();
   const statementFor = (table: TableName, conflict: readonly string[], returning: readonly string[]) => {
@@ -106,4 +111,3 @@ export function openSqlite(path: string): Database {
     close: async () => raw.close(),
   };
 }
-

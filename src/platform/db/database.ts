@@ -25,7 +25,13 @@ export interface Database {
    * prepared statement per row (Drizzle's rendering and placeholder filling cost far more than SQLite's
    * own work); on Postgres one multi-row statement per chunk.
    */
-  insertIgnoring<K extends TableName>(orm: Orm, table: K, rows: readonly Row<K>[], conflict: readonly (keyof Row<K> & string)[], returning: readonly (keyof Row<K> & string)[]): Promise<Record<string, unknown>[]>;
+  insertIgnoring<K extends TableName>(
+    orm: Orm,
+    table: K,
+    rows: readonly Row<K>[],
+    conflict: readonly (keyof Row<K> & string)[],
+    returning: readonly (keyof Row<K> & string)[],
+  ): Promise<Record<string, unknown>[]>;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
@@ -44,5 +50,3 @@ export async function openDatabase(url: string): Promise<Database> {
 export function pendingTags(all: EmbeddedMigration[], done: Set<string>): string[] {
   return all.filter((m) => !done.has(m.tag)).map((m) => m.tag);
 }
-
-

@@ -115,10 +115,7 @@ export const requestRecords = pgTable(
     tags: text("tags"),
     customFields: text("custom_fields"),
   },
-  (t) => [
-    primaryKey({ columns: [t.requestId, t.attempt] }),
-    index("rr_ws_created_idx").on(t.workspaceId, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.requestId, t.attempt] }), index("rr_ws_created_idx").on(t.workspaceId, t.createdAt)],
 );
 
 export const usageRollups = pgTable(

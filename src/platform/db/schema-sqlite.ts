@@ -116,10 +116,7 @@ export const requestRecords = sqliteTable(
     tags: text("tags"),
     customFields: text("custom_fields"),
   },
-  (t) => [
-    primaryKey({ columns: [t.requestId, t.attempt] }),
-    index("rr_ws_created_idx").on(t.workspaceId, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.requestId, t.attempt] }), index("rr_ws_created_idx").on(t.workspaceId, t.createdAt)],
 );
 
 export const usageRollups = sqliteTable(

@@ -38,7 +38,11 @@ export function convertMessages(messages: ChatMessage[], warnings: Warning[]): C
 
 function toTurn(message: ChatMessage, warnings: Warning[]): AnthropicTurn {
   if (message.role === "tool") {
-    const block: AnthropicBlock = { type: "tool_result", tool_use_id: message.tool_call_id ?? "", content: toolResultContent(message, warnings) };
+    const block: AnthropicBlock = {
+      type: "tool_result",
+      tool_use_id: message.tool_call_id ?? "",
+      content: toolResultContent(message, warnings),
+    };
     return { role: "user", content: [block] };
   }
   const content = contentParts(message.content).flatMap((part) => partToBlocks(part, warnings));
@@ -68,7 +72,11 @@ function partToBlocks(part: ContentPart, warnings: Warning[]): AnthropicBlock[] 
     const source = data ? { type: "base64", media_type: data.mimeType, data: data.data } : { type: "url", url };
     return [withCacheControl({ type: "image", source }, part)];
   }
-  warnings.push({ type: "unsupported_parameter", code: `content.${part.type}`, message: `Content parts of type "${part.type}" are not supported by this provider and were dropped.` });
+  warnings.push({
+    type: "unsupported_parameter",
+    code: `content.${part.type}`,
+    message: `Content parts of type "${part.type}" are not supported by this provider and were dropped.`,
+  });
   return [];
 }
 

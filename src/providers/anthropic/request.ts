@@ -13,8 +13,20 @@ export const ANTHROPIC_VERSION = "2023-06-01";
 
 /** Fields translated below; every other top-level field is reported as dropped. */
 const HANDLED = new Set([
-  "model", "messages", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls", "response_format",
-  "temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "user",
+  "model",
+  "messages",
+  "stream",
+  "stream_options",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "response_format",
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "stop",
+  "user",
 ]);
 
 export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
@@ -64,7 +76,11 @@ function isMeaningful(field: string, value: unknown): boolean {
 
 function clampTemperature(value: number, warnings: Warning[]): number {
   if (value <= 1) return value;
-  warnings.push({ type: "unsupported_parameter", code: "temperature", message: `Anthropic accepts temperature up to 1; ${value} was clamped to 1.` });
+  warnings.push({
+    type: "unsupported_parameter",
+    code: "temperature",
+    message: `Anthropic accepts temperature up to 1; ${value} was clamped to 1.`,
+  });
   return 1;
 }
 

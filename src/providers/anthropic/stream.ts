@@ -60,7 +60,13 @@ function usageEvent(state: AnthropicStreamState): StreamEvent {
 
 function translateEvent(state: AnthropicStreamState, data: Record<string, unknown>): StreamEvent[] {
   const delta = (d: DeltaEvent["delta"], finishReason: FinishReason | null = null): DeltaEvent => ({
-    type: "delta", id: state.id, created: state.created, model: state.model, choiceIndex: 0, delta: d, finishReason,
+    type: "delta",
+    id: state.id,
+    created: state.created,
+    model: state.model,
+    choiceIndex: 0,
+    delta: d,
+    finishReason,
   });
   switch (data.type) {
     case "message_start": {
@@ -83,7 +89,8 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
       const d = isRecord(data.delta) ? data.delta : {};
       if (d.type === "text_delta" && typeof d.text === "string") return [delta({ content: d.text })];
       const toolIndex = typeof data.index === "number" ? state.toolIndexByBlock.get(data.index) : undefined;
-      if (d.type !== "input_json_delta" || typeof d.partial_json !== "string" || d.partial_json === "" || toolIndex === undefined) return [];
+      if (d.type !== "input_json_delta" || typeof d.partial_json !== "string" || d.partial_json === "" || toolIndex === undefined)
+        return [];
       return [delta({ tool_calls: [{ index: toolIndex, function: { arguments: d.partial_json } }] })];
     }
     case "message_delta": {

@@ -19,7 +19,9 @@ export const geminiAdapter: ProviderAdapter = {
     const error = geminiError(tryParseJson(bodyText));
     const message = error?.message ?? genericMessage(status);
     // A rejected key is a 400 on Gemini; classify it as the credential failure it is.
-    const classified = isInvalidKeyError(error) ? { ...classifyStatus(401, message, headers), status } : classifyStatus(status, message, headers);
+    const classified = isInvalidKeyError(error)
+      ? { ...classifyStatus(401, message, headers), status }
+      : classifyStatus(status, message, headers);
     if (classified.retryAfterMs === undefined) {
       const delay = retryDelayMs(error);
       if (delay !== undefined) classified.retryAfterMs = delay;

@@ -2,7 +2,16 @@
 // Tool results become functionResponse parts in a user turn; Gemini names the function there, and
 // the name is found through the tool_call_id of the assistant message that made the call.
 import type { ChatMessage, ContentPart, Warning } from "../types";
-import { contentParts, contentText, isImagePart, isRecord, isTextPart, mimeTypeFromUrl, parseDataUrl, parseToolArguments } from "../content-parts";
+import {
+  contentParts,
+  contentText,
+  isImagePart,
+  isRecord,
+  isTextPart,
+  mimeTypeFromUrl,
+  parseDataUrl,
+  parseToolArguments,
+} from "../content-parts";
 
 export type GeminiPart = Record<string, unknown>;
 
@@ -74,6 +83,10 @@ function toParts(part: ContentPart, warnings: Warning[]): GeminiPart[] {
     if (data) return [{ inlineData: { mimeType: data.mimeType, data: data.data } }];
     return [{ fileData: { mimeType: mimeTypeFromUrl(url), fileUri: url } }];
   }
-  warnings.push({ type: "unsupported_parameter", code: `content.${part.type}`, message: `Content parts of type "${part.type}" are not supported by this provider and were dropped.` });
+  warnings.push({
+    type: "unsupported_parameter",
+    code: `content.${part.type}`,
+    message: `Content parts of type "${part.type}" are not supported by this provider and were dropped.`,
+  });
   return [];
 }

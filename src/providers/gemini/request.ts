@@ -11,8 +11,23 @@ import { convertContents } from "./contents";
 import { functionParameters, toGeminiSchema } from "./schema";
 
 const HANDLED = new Set([
-  "model", "messages", "stream", "stream_options", "tools", "tool_choice", "response_format", "temperature", "top_p",
-  "max_tokens", "max_completion_tokens", "stop", "n", "seed", "presence_penalty", "frequency_penalty", "reasoning_effort",
+  "model",
+  "messages",
+  "stream",
+  "stream_options",
+  "tools",
+  "tool_choice",
+  "response_format",
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "stop",
+  "n",
+  "seed",
+  "presence_penalty",
+  "frequency_penalty",
+  "reasoning_effort",
 ]);
 
 const THINKING_BUDGETS: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576 };
@@ -37,9 +52,8 @@ export function buildGeminiRequest(req: ChatRequest, target: UpstreamTarget): Bu
 
   const model = target.providerModelId.startsWith("models/") ? target.providerModelId.slice(7) : target.providerModelId;
   const root = target.baseUrl.endsWith("/") ? target.baseUrl.slice(0, -1) : target.baseUrl;
-  const url = req.stream === true
-    ? `${root}/v1beta/models/${model}:streamGenerateContent?alt=sse`
-    : `${root}/v1beta/models/${model}:generateContent`;
+  const url =
+    req.stream === true ? `${root}/v1beta/models/${model}:streamGenerateContent?alt=sse` : `${root}/v1beta/models/${model}:generateContent`;
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: req.stream === true ? "text/event-stream" : "application/json",

@@ -4,7 +4,15 @@
 import type { ChatChoice, ChatResult, ToolCall, UpstreamTarget } from "../types";
 import { isRecord } from "../content-parts";
 import { UpstreamProtocolError } from "../upstream-errors";
-import { geminiError, geminiFinishReason, geminiUsage, idPrefix, toolCallId, type GeminiCandidateWire, type GeminiResponseWire } from "./wire";
+import {
+  geminiError,
+  geminiFinishReason,
+  geminiUsage,
+  idPrefix,
+  toolCallId,
+  type GeminiCandidateWire,
+  type GeminiResponseWire,
+} from "./wire";
 
 export function parseGeminiResponse(json: unknown, target: UpstreamTarget): ChatResult {
   if (!isRecord(json) || (json.candidates === undefined && json.promptFeedback === undefined)) {
@@ -13,9 +21,7 @@ export function parseGeminiResponse(json: unknown, target: UpstreamTarget): Chat
   const wire = json as GeminiResponseWire;
   const prefix = idPrefix(wire.responseId);
   const candidates = wire.candidates ?? [];
-  const choices = candidates.length > 0
-    ? candidates.map((c, position) => toChoice(c, position, prefix))
-    : [blockedChoice()];
+  const choices = candidates.length > 0 ? candidates.map((c, position) => toChoice(c, position, prefix)) : [blockedChoice()];
   return {
     id: wire.responseId ?? `gen-${prefix}`,
     created: Math.floor(Date.now() / 1000),

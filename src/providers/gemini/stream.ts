@@ -7,7 +7,16 @@ import type { ChunkDelta, FinishReason, StreamEvent, UpstreamTarget } from "../t
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { geminiError, geminiFinishReason, geminiUsage, idPrefix, toolCallId, type GeminiCandidateWire, type GeminiResponseWire, type GeminiUsageWire } from "./wire";
+import {
+  geminiError,
+  geminiFinishReason,
+  geminiUsage,
+  idPrefix,
+  toolCallId,
+  type GeminiCandidateWire,
+  type GeminiResponseWire,
+  type GeminiUsageWire,
+} from "./wire";
 
 interface CandidateState {
   toolCalls: number;
@@ -28,8 +37,13 @@ type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
 export function geminiStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: GeminiStreamState = {
-    id: null, prefix: null, model: target.providerModelId, created: Math.floor(Date.now() / 1000),
-    candidates: new Map(), usageWire: undefined, failed: false,
+    id: null,
+    prefix: null,
+    model: target.providerModelId,
+    created: Math.floor(Date.now() / 1000),
+    candidates: new Map(),
+    usageWire: undefined,
+    failed: false,
   };
   return {
     start() {},
@@ -91,7 +105,11 @@ function translateCandidate(state: GeminiStreamState, candidate: GeminiCandidate
     if (!part.functionCall) continue;
     const id = part.functionCall.id ?? toolCallId(state.prefix ?? "", index, cs.toolCalls);
     const args = JSON.stringify(part.functionCall.args ?? {});
-    out.push(deltaEvent(state, index, { tool_calls: [{ index: cs.toolCalls, id, type: "function", function: { name: part.functionCall.name ?? "", arguments: args } }] }));
+    out.push(
+      deltaEvent(state, index, {
+        tool_calls: [{ index: cs.toolCalls, id, type: "function", function: { name: part.functionCall.name ?? "", arguments: args } }],
+      }),
+    );
     cs.toolCalls += 1;
   }
   if (candidate.finishReason) {
@@ -101,7 +119,12 @@ function translateCandidate(state: GeminiStreamState, candidate: GeminiCandidate
   return out;
 }
 
-function deltaEvent(state: GeminiStreamState, choiceIndex: number, delta: ChunkDelta, finishReason: FinishReason | null = null): DeltaEvent {
+function deltaEvent(
+  state: GeminiStreamState,
+  choiceIndex: number,
+  delta: ChunkDelta,
+  finishReason: FinishReason | null = null,
+): DeltaEvent {
   return { type: "delta", id: state.id ?? "", created: state.created, model: state.model, choiceIndex, delta, finishReason };
 }
 

@@ -13,8 +13,20 @@ import { convertInput } from "./input";
 
 /** Fields translated below. `stream_options` is moot: Responses streams always end with usage. */
 const HANDLED = new Set([
-  "model", "messages", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls", "response_format",
-  "temperature", "top_p", "max_tokens", "max_completion_tokens", "reasoning_effort", "verbosity",
+  "model",
+  "messages",
+  "stream",
+  "stream_options",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "response_format",
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "reasoning_effort",
+  "verbosity",
 ]);
 
 /** Same name, same meaning on both APIs: copied as they are. */
@@ -44,7 +56,11 @@ export function buildResponsesRequest(req: ChatRequest, target: UpstreamTarget):
   for (const field of PASSED_THROUGH) if (req[field] !== undefined && req[field] !== null) body[field] = req[field];
   for (const [field, value] of Object.entries(req)) {
     if (HANDLED.has(field) || PASSED_THROUGH.includes(field) || !isMeaningful(field, value)) continue;
-    warnings.push({ type: "unsupported_parameter", code: field, message: `"${field}" is not supported by the Responses API and was dropped.` });
+    warnings.push({
+      type: "unsupported_parameter",
+      code: field,
+      message: `"${field}" is not supported by the Responses API and was dropped.`,
+    });
   }
   mergeExtensions(body, target.extensions);
 
@@ -81,7 +97,11 @@ function textConfig(req: ChatRequest): Record<string, unknown> | undefined {
 
 function toResponsesTool(tool: ToolDef, position: number, warnings: Warning[]): Record<string, unknown>[] {
   if (tool.type !== "function" || !isRecord(tool.function)) {
-    warnings.push({ type: "unsupported_parameter", code: `tools[${position}]`, message: `Tools of type "${String(tool.type)}" are not supported by the Responses API and were dropped.` });
+    warnings.push({
+      type: "unsupported_parameter",
+      code: `tools[${position}]`,
+      message: `Tools of type "${String(tool.type)}" are not supported by the Responses API and were dropped.`,
+    });
     return [];
   }
   const out: Record<string, unknown> = {
@@ -108,6 +128,10 @@ function toolChoice(choice: unknown, warnings: Warning[]): unknown {
       .map((name) => ({ type: "function", name }));
     return { type: "allowed_tools", mode: choice.allowed_tools.mode === "required" ? "required" : "auto", tools };
   }
-  warnings.push({ type: "unsupported_parameter", code: "tool_choice", message: "This tool_choice cannot be expressed in the Responses API; the provider's default applies." });
+  warnings.push({
+    type: "unsupported_parameter",
+    code: "tool_choice",
+    message: "This tool_choice cannot be expressed in the Responses API; the provider's default applies.",
+  });
   return undefined;
 }

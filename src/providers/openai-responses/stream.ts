@@ -14,7 +14,14 @@ import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { zeroUsage } from "../usage";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { responsesError, responsesErrorStatus, responsesFinishReason, responsesUsage, type ResponseObjectWire, type ResponsesOutputItemWire } from "./wire";
+import {
+  responsesError,
+  responsesErrorStatus,
+  responsesFinishReason,
+  responsesUsage,
+  type ResponseObjectWire,
+  type ResponsesOutputItemWire,
+} from "./wire";
 
 interface ResponsesStreamState {
   id: string;
@@ -75,7 +82,13 @@ function usageEvent(state: ResponsesStreamState, usage: Usage): StreamEvent {
 
 function translateEvent(state: ResponsesStreamState, type: string | undefined, data: Record<string, unknown>): StreamEvent[] {
   const delta = (d: ChunkDelta, finishReason: FinishReason | null = null): DeltaEvent => ({
-    type: "delta", id: state.id, created: state.created, model: state.model, choiceIndex: 0, delta: d, finishReason,
+    type: "delta",
+    id: state.id,
+    created: state.created,
+    model: state.model,
+    choiceIndex: 0,
+    delta: d,
+    finishReason,
   });
   switch (type) {
     case "response.created":
@@ -132,8 +145,10 @@ function functionCallItem(data: Record<string, unknown>): ResponsesOutputItemWir
 }
 
 function toolIndexOf(state: ResponsesStreamState, data: Record<string, unknown>): number | undefined {
-  if (typeof data.output_index === "number" && state.toolIndexByOutput.has(data.output_index)) return state.toolIndexByOutput.get(data.output_index);
-  const itemId = typeof data.item_id === "string" ? data.item_id : isRecord(data.item) && typeof data.item.id === "string" ? data.item.id : undefined;
+  if (typeof data.output_index === "number" && state.toolIndexByOutput.has(data.output_index))
+    return state.toolIndexByOutput.get(data.output_index);
+  const itemId =
+    typeof data.item_id === "string" ? data.item_id : isRecord(data.item) && typeof data.item.id === "string" ? data.item.id : undefined;
   return itemId === undefined ? undefined : state.toolIndexByItem.get(itemId);
 }
 

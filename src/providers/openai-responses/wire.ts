@@ -71,10 +71,24 @@ export function responsesFinishReason(response: ResponseObjectWire, sawFunctionC
 
 /** Error codes (from `response.failed` and `error` events) that are the request's fault. */
 const CLIENT_ERROR_CODES = new Set([
-  "invalid_prompt", "invalid_request_error", "context_length_exceeded", "bio_policy", "data_residency_mismatch",
-  "invalid_image", "invalid_image_format", "invalid_base64_image", "invalid_image_url", "image_too_large",
-  "image_too_small", "image_parse_error", "image_content_policy_violation", "invalid_image_mode",
-  "image_file_too_large", "unsupported_image_media_type", "empty_image_file", "failed_to_download_image",
+  "invalid_prompt",
+  "invalid_request_error",
+  "context_length_exceeded",
+  "bio_policy",
+  "data_residency_mismatch",
+  "invalid_image",
+  "invalid_image_format",
+  "invalid_base64_image",
+  "invalid_image_url",
+  "image_too_large",
+  "image_too_small",
+  "image_parse_error",
+  "image_content_policy_violation",
+  "invalid_image_mode",
+  "image_file_too_large",
+  "unsupported_image_media_type",
+  "empty_image_file",
+  "failed_to_download_image",
   "image_file_not_found",
 ]);
 

@@ -27,18 +27,82 @@ describe("bad input gets a clear error in the envelope", () => {
     ["empty messages", { model: "acme/chat", messages: [] }, 400, "invalid_parameter", "messages"],
     ["messages of the wrong type", { model: "acme/chat", messages: "hi" }, 400, "invalid_parameter", "messages"],
     ["temperature of the wrong type", { model: "acme/chat", messages: msgs, temperature: "hot" }, 400, "invalid_parameter", "temperature"],
-    ["a role that does not exist", { model: "acme/chat", messages: [{ role: "robot", content: "x" }] }, 400, "invalid_parameter", "messages[0].role"],
-    ["a tag over 50 characters", { model: "acme/chat", messages: msgs, gateway: { metadata: { tags: ["a", "b", "c", "x".repeat(51)] } } }, 400, "invalid_parameter", "gateway.metadata.tags[3]"],
-    ["more than 100 tags", { model: "acme/chat", messages: msgs, gateway: { metadata: { tags: Array(101).fill("t") } } }, 400, "invalid_parameter", "gateway.metadata.tags"],
-    ["user_id over 255", { model: "acme/chat", messages: msgs, gateway: { metadata: { user_id: "u".repeat(256) } } }, 400, "invalid_parameter", "gateway.metadata.user_id"],
-    ["more than 10 custom fields", { model: "acme/chat", messages: msgs, gateway: { metadata: { custom_fields: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) } } }, 400, "invalid_parameter", "gateway.metadata.custom_fields"],
-    ["a custom field value over 200", { model: "acme/chat", messages: msgs, gateway: { metadata: { custom_fields: { k: "v".repeat(201) } } } }, 400, "invalid_parameter", "gateway.metadata.custom_fields.k"],
-    ["both model and gateway.models", { model: "acme/chat", messages: msgs, gateway: { models: ["acme/chat"] } }, 400, "invalid_parameter", "model"],
-    ["more than 10 gateway.models", { messages: msgs, gateway: { models: Array(11).fill("acme/chat") } }, 400, "invalid_parameter", "gateway.models"],
-    ["an unknown optimize value", { model: "acme/chat", messages: msgs, gateway: { routing: { optimize: "fastest" } } }, 400, "invalid_parameter", "gateway.routing.optimize"],
+    [
+      "a role that does not exist",
+      { model: "acme/chat", messages: [{ role: "robot", content: "x" }] },
+      400,
+      "invalid_parameter",
+      "messages[0].role",
+    ],
+    [
+      "a tag over 50 characters",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { tags: ["a", "b", "c", "x".repeat(51)] } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.tags[3]",
+    ],
+    [
+      "more than 100 tags",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { tags: Array(101).fill("t") } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.tags",
+    ],
+    [
+      "user_id over 255",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { user_id: "u".repeat(256) } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.user_id",
+    ],
+    [
+      "more than 10 custom fields",
+      {
+        model: "acme/chat",
+        messages: msgs,
+        gateway: { metadata: { custom_fields: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, "v"])) } },
+      },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.custom_fields",
+    ],
+    [
+      "a custom field value over 200",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { custom_fields: { k: "v".repeat(201) } } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.custom_fields.k",
+    ],
+    [
+      "both model and gateway.models",
+      { model: "acme/chat", messages: msgs, gateway: { models: ["acme/chat"] } },
+      400,
+      "invalid_parameter",
+      "model",
+    ],
+    [
+      "more than 10 gateway.models",
+      { messages: msgs, gateway: { models: Array(11).fill("acme/chat") } },
+      400,
+      "invalid_parameter",
+      "gateway.models",
+    ],
+    [
+      "an unknown optimize value",
+      { model: "acme/chat", messages: msgs, gateway: { routing: { optimize: "fastest" } } },
+      400,
+      "invalid_parameter",
+      "gateway.routing.optimize",
+    ],
     ["no model at all", { messages: msgs }, 400, "invalid_parameter", "model"],
     ["an unknown model", { model: "nope/none", messages: msgs }, 404, "model_not_found", "model"],
-    ["an unknown model among gateway.models", { messages: msgs, gateway: { models: ["acme/chat", "nope/none"] } }, 404, "model_not_found", "gateway.models[1]"],
+    [
+      "an unknown model among gateway.models",
+      { messages: msgs, gateway: { models: ["acme/chat", "nope/none"] } },
+      404,
+      "model_not_found",
+      "gateway.models[1]",
+    ],
     ["a model with no routable provider", { model: "acme/unroutable", messages: msgs }, 503, "no_provider_available", null],
   ];
   for (const [name, body, status, code, param] of cases) {
@@ -56,7 +120,13 @@ describe("bad input gets a clear error in the envelope", () => {
     const r = await g.s.fetch("/v1/chat/completions", {
       method: "POST",
       headers: { "x-api-key": "sk-evil-0000000000", "x-goog-api-key": "evil" },
-      body: JSON.stringify({ model: "acme/openai-only", messages: msgs, base_url: "http://evil.invalid", api_key: "sk-evil", extensions: { alpha: { headers: { authorization: "Bearer evil" } } } }),
+      body: JSON.stringify({
+        model: "acme/openai-only",
+        messages: msgs,
+        base_url: "http://evil.invalid",
+        api_key: "sk-evil",
+        extensions: { alpha: { headers: { authorization: "Bearer evil" } } },
+      }),
     });
     expect(r.status).toBe(200);
     const sent = g.mock.requests.at(-1)!;
@@ -67,7 +137,12 @@ describe("bad input gets a clear error in the envelope", () => {
   });
 
   test("gateway and metadata are never forwarded upstream; extensions only to their provider", async () => {
-    await post({ model: "acme/openai-only", messages: msgs, gateway: { metadata: { trace_id: "t1" } }, extensions: { alpha: { top_k: 5 }, beta: { top_k: 9 } } });
+    await post({
+      model: "acme/openai-only",
+      messages: msgs,
+      gateway: { metadata: { trace_id: "t1" } },
+      extensions: { alpha: { top_k: 5 }, beta: { top_k: 9 } },
+    });
     const sent = g.mock.requests.at(-1)!.body as Record<string, unknown>;
     expect(sent.gateway).toBeUndefined();
     expect(sent.extensions).toBeUndefined();
@@ -76,17 +151,23 @@ describe("bad input gets a clear error in the envelope", () => {
 
   test("an upstream that sends malformed SSE gives the client a clean error; the server keeps serving", async () => {
     g.mock.setScript({ provider: "alpha" }, { kind: "malformed" });
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "acme/openai-only", messages: msgs, stream: true }) });
+    const r = await g.s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify({ model: "acme/openai-only", messages: msgs, stream: true }),
+    });
     const text = await r.text();
     if (r.status === 200) expect(text).toMatch(/"error":\{/);
-    else expect(((JSON.parse(text) as Err).error.code)).toBe("provider_error");
+    else expect((JSON.parse(text) as Err).error.code).toBe("provider_error");
     g.mock.reset();
     expect((await post({ model: "acme/openai-only", messages: msgs })).status).toBe(200);
   });
 
   test("an upstream that hangs before the first byte is a 504 provider_timeout", async () => {
     g.mock.setScript({ provider: "alpha" }, { kind: "hang" });
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "acme/openai-only", messages: msgs, stream: true }) });
+    const r = await g.s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify({ model: "acme/openai-only", messages: msgs, stream: true }),
+    });
     expect(r.status).toBe(504);
     expect(((await r.json()) as Err).error.code).toBe("provider_timeout");
   });

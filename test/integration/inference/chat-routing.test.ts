@@ -11,14 +11,24 @@ beforeEach(() => g.mock.reset());
 
 type Meta = { provider: string; routing_strategy: string; attempts: { provider: string; error_code: string; status: number }[] };
 async function chat(body: Record<string, unknown>, init: RequestInit = {}) {
-  const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], ...body }), ...init });
-  const json = (await r.json()) as { routing_metadata: Meta; error?: { code: string; message: string; param: string | null; provider?: string } };
+  const r = await g.s.fetch("/v1/chat/completions", {
+    method: "POST",
+    body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], ...body }),
+    ...init,
+  });
+  const json = (await r.json()) as {
+    routing_metadata: Meta;
+    error?: { code: string; message: string; param: string | null; provider?: string };
+  };
   return { status: r.status, json, headers: r.headers };
 }
 const providersHit = () => g.mock.requests.filter((r) => r.route === "chat").map((r) => r.provider);
 
 async function streamProvider(gw: TestGateway, body: Record<string, unknown>): Promise<string> {
-  const r = await gw.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "x" }], stream: true, ...body }) });
+  const r = await gw.s.fetch("/v1/chat/completions", {
+    method: "POST",
+    body: JSON.stringify({ messages: [{ role: "user", content: "x" }], stream: true, ...body }),
+  });
   const text = await r.text();
   return /"routing_metadata":\{"provider":"(\w+)"/.exec(text)?.[1] ?? `none: ${text.slice(0, 200)}`;
 }
@@ -28,7 +38,7 @@ describe("ttft routing", () => {
     const gw = await startGateway();
     try {
       // Every route starts from the same 200 ms prior; gamma (the cheapest, so first on ties) is slow.
-      const models = (gw.s.deps.catalog.models.get("acme/chat")!.routes as { ttftHintMs: number }[]);
+      const models = gw.s.deps.catalog.models.get("acme/chat")!.routes as { ttftHintMs: number }[];
       for (const r of models) r.ttftHintMs = 200;
       gw.mock.setScript({ provider: "gamma" }, { kind: "reply", delayMs: 400 });
       const body = { model: "acme/chat", gateway: { routing: { optimize: "ttft" } } };
@@ -111,7 +121,15 @@ describe("routing rules", () => {
   test("no fallback once streaming has started: the stream ends with an error event", async () => {
     g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
     g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "one two three four five six", hangAfterChunks: 2 });
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "acme/chat", stream: true, messages: [{ role: "user", content: "x" }], gateway: { routing: { optimize: "cost" } } }) });
+    const r = await g.s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify({
+        model: "acme/chat",
+        stream: true,
+        messages: [{ role: "user", content: "x" }],
+        gateway: { routing: { optimize: "cost" } },
+      }),
+    });
     expect(r.status).toBe(200);
     const text = await r.text();
     expect(text).toContain('"role":"assistant"');
@@ -125,10 +143,15 @@ describe("routing rules", () => {
   test("every attempt is one request record; only the last is final", async () => {
     g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
     g.mock.setScript({ provider: "gamma" }, { kind: "error", status: 500 });
-    const r = await chat({ model: "acme/chat", gateway: { routing: { optimize: "cost" }, metadata: { trace_id: "trace-rec-1", tags: ["a"] } } }, { headers: { "x-request-id": "rec-check-1" } });
+    const r = await chat(
+      { model: "acme/chat", gateway: { routing: { optimize: "cost" }, metadata: { trace_id: "trace-rec-1", tags: ["a"] } } },
+      { headers: { "x-request-id": "rec-check-1" } },
+    );
     expect(r.status).toBe(200);
     await g.s.deps.records.flush();
-    const rows = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).filter((x) => x.requestId === "rec-check-1").sort((a, b) => a.attempt - b.attempt);
+    const rows = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords))
+      .filter((x) => x.requestId === "rec-check-1")
+      .sort((a, b) => a.attempt - b.attempt);
     expect(rows.map((x) => [x.attempt, x.provider, x.success, x.isFinalAttempt, x.statusCode])).toEqual([
       [1, "gamma", false, false, 500],
       [2, "alpha", true, true, 200],

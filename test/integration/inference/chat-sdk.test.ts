@@ -19,7 +19,12 @@ describe("the official openai SDK against the gateway", () => {
     expect(r.choices[0]!.logprobs).toBeNull();
     expect(r.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
     const meta = (r as unknown as { routing_metadata: Record<string, unknown> }).routing_metadata;
-    expect(meta).toMatchObject({ provider: "alpha", provider_model_id: "alpha-solo", model_canonical: "acme/openai-only", routing_strategy: "cost-focus" });
+    expect(meta).toMatchObject({
+      provider: "alpha",
+      provider_model_id: "alpha-solo",
+      model_canonical: "acme/openai-only",
+      routing_strategy: "cost-focus",
+    });
     // 10 input × $1/1M + 5 output × $2/1M = 20 µ$
     expect(meta.cost).toEqual({ usd: 0.00002, microdollars: 20 });
   });
@@ -44,8 +49,16 @@ describe("the official openai SDK against the gateway", () => {
     });
 
     test(`tool calls round trip through ${model}`, async () => {
-      g.mock.setScript({ model: model.replace("acme/", "").replace("-only", "") === "openai" ? "alpha-solo" : undefined }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] });
-      const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+      g.mock.setScript(
+        { model: model.replace("acme/", "").replace("-only", "") === "openai" ? "alpha-solo" : undefined },
+        { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+      );
+      const tools = [
+        {
+          type: "function" as const,
+          function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+        },
+      ];
       const r = await client.chat.completions.create({ model, messages: [{ role: "user", content: "weather?" }], tools });
       const call = r.choices[0]!.message.tool_calls![0]!;
       expect(r.choices[0]!.finish_reason).toBe("tool_calls");
@@ -71,7 +84,11 @@ describe("the official openai SDK against the gateway", () => {
 
   test("streamed tool calls arrive as deltas the SDK can assemble", async () => {
     g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "lookup", arguments: { q: "x" } }] });
-    const stream = client.chat.completions.stream({ model: "acme/anthropic-only", messages: [{ role: "user", content: "go" }], tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }] });
+    const stream = client.chat.completions.stream({
+      model: "acme/anthropic-only",
+      messages: [{ role: "user", content: "go" }],
+      tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
+    });
     const final = await stream.finalChatCompletion();
     const call = final.choices[0]!.message.tool_calls![0] as { function: { name: string; arguments: string } };
     expect(call.function.name).toBe("lookup");
@@ -83,9 +100,20 @@ describe("the official openai SDK against the gateway", () => {
     await client.chat.completions.create({
       model: "acme/gemini-only",
       response_format: { type: "json_object" },
-      messages: [{ role: "user", content: [{ type: "text", text: "describe" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "describe" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
+      ],
     });
-    const sent = g.mock.requests.at(-1)!.body as { generationConfig?: { responseMimeType?: string }; contents: { parts: Record<string, unknown>[] }[] };
+    const sent = g.mock.requests.at(-1)!.body as {
+      generationConfig?: { responseMimeType?: string };
+      contents: { parts: Record<string, unknown>[] }[];
+    };
     expect(sent.generationConfig?.responseMimeType).toBe("application/json");
     expect(sent.contents[0]!.parts.some((p) => "inlineData" in p)).toBe(true);
   });

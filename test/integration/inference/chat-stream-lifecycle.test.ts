@@ -9,13 +9,19 @@ beforeAll(async () => {
 });
 afterAll(() => g.stop());
 
-const body = (extra: Record<string, unknown> = {}) => JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
+const body = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
 
 describe("stream lifecycle", () => {
   test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
     g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
     const ac = new AbortController();
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body(), signal: ac.signal, headers: { "x-request-id": "cancel-1" } });
+    const r = await g.s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: body(),
+      signal: ac.signal,
+      headers: { "x-request-id": "cancel-1" },
+    });
     const reader = r.body!.getReader();
     await reader.read();
     ac.abort();

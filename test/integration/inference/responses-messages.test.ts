@@ -38,7 +38,11 @@ describe("/v1/responses with the official openai SDK", () => {
 
     test(`function calls round trip through ${model}`, async () => {
       g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] });
-      const r = await openai.responses.create({ model, input: "weather in Oslo?", tools: [{ type: "function", strict: false, ...weatherTool }] });
+      const r = await openai.responses.create({
+        model,
+        input: "weather in Oslo?",
+        tools: [{ type: "function", strict: false, ...weatherTool }],
+      });
       const call = r.output.find((o) => o.type === "function_call") as { call_id: string; name: string; arguments: string };
       expect(call.name).toBe("get_weather");
       expect(JSON.parse(call.arguments)).toEqual({ city: "Oslo" });
@@ -79,13 +83,21 @@ describe("/v1/responses with the official openai SDK", () => {
     const r = await openai.responses.create({ model: "acme/anthropic-only", input: "long", max_output_tokens: 3 });
     expect(r.status).toBe("incomplete");
     expect(r.incomplete_details?.reason).toBe("max_output_tokens");
-    const stream = await fetch(`${g.s.url}/v1/responses`, { method: "POST", headers: { authorization: `Bearer ${g.s.adminKey}`, "content-type": "application/json" }, body: JSON.stringify({ model: "acme/anthropic-only", input: "x", stream: true }) });
+    const stream = await fetch(`${g.s.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${g.s.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "acme/anthropic-only", input: "x", stream: true }),
+    });
     expect(await stream.text()).toContain("event: response.incomplete");
   });
 
   test("an upstream failure mid-stream still ends with exactly one response.failed", async () => {
     g.mock.setScript({ route: "chat" }, { kind: "reply", text: "a b c d e f", hangAfterChunks: 2 });
-    const r = await fetch(`${g.s.url}/v1/responses`, { method: "POST", headers: { authorization: `Bearer ${g.s.adminKey}`, "content-type": "application/json" }, body: JSON.stringify({ model: "acme/openai-only", input: "x", stream: true }) });
+    const r = await fetch(`${g.s.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${g.s.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "acme/openai-only", input: "x", stream: true }),
+    });
     const text = await r.text();
     expect(text.match(/event: response\.(completed|failed|incomplete)/g)).toEqual(["event: response.failed"]);
     expect(text).not.toContain("[DONE]");
@@ -110,7 +122,12 @@ describe("/v1/responses with the official openai SDK", () => {
 describe("/v1/messages with the official @anthropic-ai/sdk", () => {
   for (const model of MODELS) {
     test(`create() and stream() through ${model}`, async () => {
-      const m = await anthropic.messages.create({ model, max_tokens: 100, system: "be brief", messages: [{ role: "user", content: "hi" }] });
+      const m = await anthropic.messages.create({
+        model,
+        max_tokens: 100,
+        system: "be brief",
+        messages: [{ role: "user", content: "hi" }],
+      });
       expect(m.type).toBe("message");
       expect(m.content[0]).toMatchObject({ type: "text", text: "Hello from the mock upstream." });
       expect(m.stop_reason).toBe("end_turn");
@@ -122,7 +139,9 @@ describe("/v1/messages with the official @anthropic-ai/sdk", () => {
     test(`tool use round trips through ${model}`, async () => {
       g.mock.setScript({ route: "chat" }, { kind: "reply", toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }] });
       const tools = [{ name: "get_weather", input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }];
-      const m = await anthropic.messages.stream({ model, max_tokens: 100, tools, messages: [{ role: "user", content: "weather?" }] }).finalMessage();
+      const m = await anthropic.messages
+        .stream({ model, max_tokens: 100, tools, messages: [{ role: "user", content: "weather?" }] })
+        .finalMessage();
       const use = m.content.find((c) => c.type === "tool_use") as Anthropic.ToolUseBlock;
       expect(m.stop_reason).toBe("tool_use");
       expect(use.input).toEqual({ city: "Rome" });
@@ -144,18 +163,34 @@ describe("/v1/messages with the official @anthropic-ai/sdk", () => {
 
   test("x-api-key authenticates; errors use Anthropic's shape and the SDK raises its typed errors", async () => {
     const bad = new Anthropic({ baseURL: g.s.url, apiKey: "ak_" + "x".repeat(40), maxRetries: 0 });
-    const err = await bad.messages.create({ model: "acme/chat", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).then(() => null, (e: unknown) => e);
+    const err = await bad.messages.create({ model: "acme/chat", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(Anthropic.AuthenticationError);
-    const r = await fetch(`${g.s.url}/v1/messages`, { method: "POST", headers: { "x-api-key": g.s.adminKey, "content-type": "application/json", "anthropic-version": "2023-06-01" }, body: JSON.stringify({ model: "acme/chat", messages: [{ role: "user", content: "x" }] }) });
+    const r = await fetch(`${g.s.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": g.s.adminKey, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "acme/chat", messages: [{ role: "user", content: "x" }] }),
+    });
     expect(r.status).toBe(400);
     expect(r.headers.get("x-request-id")).toBeTruthy();
     const body = (await r.json()) as { type: string; error: { type: string; message: string } };
     expect(body.type).toBe("error");
     expect(body.error.type).toBe("invalid_request_error");
     expect(body.error.message).toContain("max_tokens");
-    const malformed = await fetch(`${g.s.url}/v1/messages`, { method: "POST", headers: { "x-api-key": g.s.adminKey, "content-type": "application/json" }, body: "{oops" });
+    const malformed = await fetch(`${g.s.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": g.s.adminKey, "content-type": "application/json" },
+      body: "{oops",
+    });
     expect(((await malformed.json()) as { type: string }).type).toBe("error");
-    const notFound = await anthropic.messages.create({ model: "nope/none", max_tokens: 5, messages: [{ role: "user", content: "x" }] }).then(() => null, (e: unknown) => e);
+    const notFound = await anthropic.messages
+      .create({ model: "nope/none", max_tokens: 5, messages: [{ role: "user", content: "x" }] })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(notFound).toBeInstanceOf(Anthropic.NotFoundError);
   });
 
@@ -164,7 +199,11 @@ describe("/v1/messages with the official @anthropic-ai/sdk", () => {
     const m = await anthropic.messages.create({ model: "acme/gemini-only", max_tokens: 2, messages: [{ role: "user", content: "x" }] });
     expect(m.stop_reason).toBe("max_tokens");
     g.mock.setScript({ route: "chat" }, { kind: "reply", text: "a b c d e f", hangAfterChunks: 2 });
-    const r = await fetch(`${g.s.url}/v1/messages`, { method: "POST", headers: { "x-api-key": g.s.adminKey, "content-type": "application/json" }, body: JSON.stringify({ model: "acme/openai-only", max_tokens: 50, stream: true, messages: [{ role: "user", content: "x" }] }) });
+    const r = await fetch(`${g.s.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": g.s.adminKey, "content-type": "application/json" },
+      body: JSON.stringify({ model: "acme/openai-only", max_tokens: 50, stream: true, messages: [{ role: "user", content: "x" }] }),
+    });
     const text = await r.text();
     expect(text).toContain("event: message_start");
     expect(text).toContain("event: error");

@@ -4,8 +4,18 @@ import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
 const RECORD_FIELDS = [
-  "api_key_id", "created_at", "expires_at", "key_prefix", "last_used_at", "name", "playground", "propagation_status",
-  "revoked_at", "scopes", "updated_at", "workspace_id",
+  "api_key_id",
+  "created_at",
+  "expires_at",
+  "key_prefix",
+  "last_used_at",
+  "name",
+  "playground",
+  "propagation_status",
+  "revoked_at",
+  "scopes",
+  "updated_at",
+  "workspace_id",
 ].sort();
 
 for (const kind of kinds) {
@@ -27,7 +37,13 @@ for (const kind of kinds) {
       expect(Object.keys(r.json).sort()).toEqual([...RECORD_FIELDS, "key"].sort());
       expect(r.json.key).toMatch(/^ak_[A-Za-z0-9]{40}$/);
       expect(r.json.key_prefix).toBe(r.json.key.slice(0, 10));
-      expect(r.json).toMatchObject({ name: "ci", scopes: ["usage:read", "keys:read"], expires_at: expires, playground: false, revoked_at: null });
+      expect(r.json).toMatchObject({
+        name: "ci",
+        scopes: ["usage:read", "keys:read"],
+        expires_at: expires,
+        playground: false,
+        revoked_at: null,
+      });
       const me = await x.call("GET", "/v1/me", { key: r.json.key });
       expect(me.status).toBe(200);
       expect(me.json.api_key_id).toBe(r.json.api_key_id);
@@ -91,7 +107,9 @@ for (const kind of kinds) {
 
     test("patch changes name, scopes and expiry (null clears it); audited", async () => {
       const k = await create({ name: "before", scopes: ["usage:read"], expires_at: new Date(Date.now() + 60_000).toISOString() });
-      const r = await x.call("PATCH", x.w(`/api-keys/${k.json.api_key_id}`), { body: { name: "after", scopes: ["budgets:read"], expires_at: null } });
+      const r = await x.call("PATCH", x.w(`/api-keys/${k.json.api_key_id}`), {
+        body: { name: "after", scopes: ["budgets:read"], expires_at: null },
+      });
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ name: "after", scopes: ["budgets:read"], expires_at: null });
       // The cache sees the new scopes on the very next request.
@@ -123,7 +141,10 @@ for (const kind of kinds) {
 
     test("unknown, malformed and foreign key IDs", async () => {
       const other = await x.otherWorkspace();
-      const foreign = await x.call("POST", `/v1/workspaces/${other.ws}/api-keys`, { key: other.key, body: { name: "theirs", scopes: ["usage:read"] } });
+      const foreign = await x.call("POST", `/v1/workspaces/${other.ws}/api-keys`, {
+        key: other.key,
+        body: { name: "theirs", scopes: ["usage:read"] },
+      });
       expect(foreign.status).toBe(201);
       for (const method of ["GET", "PATCH", "DELETE"]) {
         const body = method === "PATCH" ? { name: "x" } : undefined;
@@ -149,7 +170,14 @@ for (const kind of kinds) {
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ api_key_id: id, group_by: "day", start_date: "2026-03-01", end_date: "2026-03-31" });
       expect(r.json.data.map((d: { group: string }) => d.group)).toEqual(["2026-03-01", "2026-03-02"]);
-      expect(r.json.total).toEqual({ requests: 5, errors: 1, input_tokens: 50, output_tokens: 100, total_tokens: 150, cost_microdollars: 1500 });
+      expect(r.json.total).toEqual({
+        requests: 5,
+        errors: 1,
+        input_tokens: 50,
+        output_tokens: 100,
+        total_tokens: 150,
+        cost_microdollars: 1500,
+      });
       expect((await x.call("GET", x.w(`/api-keys/${crypto.randomUUID()}/usage`))).status).toBe(404);
     });
   });

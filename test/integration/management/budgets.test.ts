@@ -7,8 +7,20 @@ import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
 const FIELDS = [
-  "budget_id", "created_at", "enforce", "include_byok", "limit", "period", "period_end", "period_start", "propagation_status", "scope",
-  "scope_id", "spend", "updated_at", "workspace_id",
+  "budget_id",
+  "created_at",
+  "enforce",
+  "include_byok",
+  "limit",
+  "period",
+  "period_end",
+  "period_start",
+  "propagation_status",
+  "scope",
+  "scope_id",
+  "spend",
+  "updated_at",
+  "workspace_id",
 ].sort();
 
 for (const kind of kinds) {
@@ -31,8 +43,16 @@ for (const kind of kinds) {
       expect(Object.keys(r.json).sort()).toEqual(FIELDS);
       const day = periodBounds("daily", Date.now());
       expect(r.json).toMatchObject({
-        scope: "workspace", scope_id: null, period: "daily", limit: 12.5, enforce: true, include_byok: false, spend: 0,
-        period_start: new Date(day.start).toISOString(), period_end: new Date(day.end).toISOString(), propagation_status: null,
+        scope: "workspace",
+        scope_id: null,
+        period: "daily",
+        limit: 12.5,
+        enforce: true,
+        include_byok: false,
+        spend: 0,
+        period_start: new Date(day.start).toISOString(),
+        period_end: new Date(day.end).toISOString(),
+        propagation_status: null,
       });
       expect(changes.at(-1)).toMatchObject({ kind: "upserted", budget: { id: r.json.budget_id, limitMicrodollars: 12_500_000 } });
       const dup = await create({ scope: "workspace", period: "daily", limit: 99 });
@@ -141,7 +161,11 @@ for (const kind of kinds) {
       const replay = await create({ limit: 100, period: "monthly", scope: "workspace" }, { "idempotency-key": key });
       expect(replay.status).toBe(201);
       expect(replay.json).toEqual(first.json);
-      expect((await x.call("GET", x.w("/budgets"))).json.budgets.filter((b: { period: string; scope: string }) => b.period === "monthly" && b.scope === "workspace")).toHaveLength(1);
+      expect(
+        (await x.call("GET", x.w("/budgets"))).json.budgets.filter(
+          (b: { period: string; scope: string }) => b.period === "monthly" && b.scope === "workspace",
+        ),
+      ).toHaveLength(1);
       const conflict = await create({ ...body, limit: 200 }, { "idempotency-key": key });
       expect(conflict.status).toBe(409);
       expect(conflict.json.error.code).toBe("idempotency_conflict");
@@ -155,7 +179,10 @@ for (const kind of kinds) {
 
     test("another workspace's budgets are invisible (404)", async () => {
       const other = await x.otherWorkspace();
-      const theirs = await x.call("POST", `/v1/workspaces/${other.ws}/budgets`, { key: other.key, body: { scope: "workspace", period: "daily", limit: 1 } });
+      const theirs = await x.call("POST", `/v1/workspaces/${other.ws}/budgets`, {
+        key: other.key,
+        body: { scope: "workspace", period: "daily", limit: 1 },
+      });
       expect(theirs.status).toBe(201);
       expect((await x.call("GET", x.w(`/budgets/${theirs.json.budget_id}`))).status).toBe(404);
       expect((await x.call("DELETE", x.w(`/budgets/${theirs.json.budget_id}`))).status).toBe(404);

@@ -7,8 +7,20 @@ import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
 const FIELDS = [
-  "account_tier", "account_tier_source", "created_at", "disabled", "id", "is_default", "key_prefix", "last_validated_at", "name",
-  "propagation_status", "provider", "updated_at", "validation_status", "workspace_id",
+  "account_tier",
+  "account_tier_source",
+  "created_at",
+  "disabled",
+  "id",
+  "is_default",
+  "key_prefix",
+  "last_validated_at",
+  "name",
+  "propagation_status",
+  "provider",
+  "updated_at",
+  "validation_status",
+  "workspace_id",
 ].sort();
 const secret = (kind = "good") => `sk-${kind}-${randomBase62(24)}`;
 
@@ -22,7 +34,8 @@ for (const kind of kinds) {
       await x.stop();
     });
 
-    const create = (body: Record<string, unknown>, headers?: Record<string, string>) => x.call("POST", x.w("/byok-keys"), { body, headers });
+    const create = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+      x.call("POST", x.w("/byok-keys"), { body, headers });
     const count = async () => (await x.call("GET", x.w("/byok-keys"))).json.count as number;
     const store = () => x.s.deps.management.byok;
 
@@ -102,7 +115,12 @@ for (const kind of kinds) {
       const before = await count();
       const r = await create({ provider: "alpha", api_key: secret("down") });
       expect(r.status).toBe(502);
-      expect(r.json.error).toMatchObject({ code: "provider_validation_unavailable", type: "upstream_error", retryable: true, provider: "alpha" });
+      expect(r.json.error).toMatchObject({
+        code: "provider_validation_unavailable",
+        type: "upstream_error",
+        retryable: true,
+        provider: "alpha",
+      });
       expect(await count()).toBe(before);
     });
 
@@ -123,7 +141,9 @@ for (const kind of kinds) {
       const list = (await x.call("GET", x.w("/byok-keys"))).json.byok_keys as { id: string; is_default: boolean; provider: string }[];
       expect(list.filter((k) => k.is_default && k.provider === "alpha").map((k) => k.id)).toEqual([second.json.id]);
       expect(store().defaultKeyFor(x.ws, "alpha")?.byokKeyId).toBe(second.json.id);
-      let r = await x.call("PATCH", x.w(`/byok-keys/${first.json.id}`), { body: { is_default: true, name: "main", account_tier: "tier-1" } });
+      let r = await x.call("PATCH", x.w(`/byok-keys/${first.json.id}`), {
+        body: { is_default: true, name: "main", account_tier: "tier-1" },
+      });
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ is_default: true, name: "main", account_tier: "tier-1", account_tier_source: "user_specified" });
       expect((await x.call("GET", x.w(`/byok-keys/${second.json.id}`))).json.is_default).toBe(false);
@@ -142,7 +162,11 @@ for (const kind of kinds) {
 
     test("patch validation and foreign IDs", async () => {
       const k = await create({ provider: "alpha", api_key: secret(), is_default: false });
-      for (const [body, param] of [[{ account_tier: "gold" }, "account_tier"], [{ disabled: "no" }, "disabled"], [{ api_key: secret() }, "api_key"]] as const) {
+      for (const [body, param] of [
+        [{ account_tier: "gold" }, "account_tier"],
+        [{ disabled: "no" }, "disabled"],
+        [{ api_key: secret() }, "api_key"],
+      ] as const) {
         const r = await x.call("PATCH", x.w(`/byok-keys/${k.json.id}`), { body });
         expect(r.status).toBe(400);
         expect(r.json.error.param).toBe(param);
@@ -205,8 +229,19 @@ for (const kind of kinds) {
       const s = secret();
       const now = Date.now();
       await x.s.deps.db.orm.insert(x.s.deps.db.t.byokKeys).values({
-        id, workspaceId: other.ws, provider: "alpha", name: "cli", keyPrefix: "sk-x…", isDefault: true, disabled: false,
-        validationStatus: "valid", accountTier: null, accountTierSource: null, lastValidatedAt: now, createdAt: now, updatedAt: now,
+        id,
+        workspaceId: other.ws,
+        provider: "alpha",
+        name: "cli",
+        keyPrefix: "sk-x…",
+        isDefault: true,
+        disabled: false,
+        validationStatus: "valid",
+        accountTier: null,
+        accountTierSource: null,
+        lastValidatedAt: now,
+        createdAt: now,
+        updatedAt: now,
         ...sealSecret(m.masterKey(), s, byokAad({ workspaceId: other.ws, id })),
       });
       expect(m.byok.defaultKeyFor(other.ws, "alpha")).toBeNull();

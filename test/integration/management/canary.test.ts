@@ -67,10 +67,19 @@ for (const kind of kinds) {
       await call("apiKeys.get", w(`/api-keys/${id}`), { key: created.json.key });
 
       // BYOK: accepted, rejected, unavailable, timing out, misplaced secrets, malformed JSON, replays.
-      const good = await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.good }, headers: { "idempotency-key": "canary-1" } });
+      const good = await call("byok.create", w("/byok-keys"), {
+        body: { provider: "alpha", api_key: byok.good },
+        headers: { "idempotency-key": "canary-1" },
+      });
       expect(good.status).toBe(201);
-      await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.good }, headers: { "idempotency-key": "canary-1" } });
-      await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.good2 }, headers: { "idempotency-key": "canary-1" } });
+      await call("byok.create", w("/byok-keys"), {
+        body: { provider: "alpha", api_key: byok.good },
+        headers: { "idempotency-key": "canary-1" },
+      });
+      await call("byok.create", w("/byok-keys"), {
+        body: { provider: "alpha", api_key: byok.good2 },
+        headers: { "idempotency-key": "canary-1" },
+      });
       expect((await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.rejected } })).status).toBe(400);
       expect((await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.down } })).status).toBe(502);
       expect((await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.hang } })).status).toBe(502);
@@ -79,7 +88,10 @@ for (const kind of kinds) {
       await call("byok.create", w("/byok-keys"), { body: { provider: "beta", api_key: byok.misplaced, name: byok.misplaced.repeat(5) } });
       await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.misplaced, secret: byok.misplaced } });
       await call("byok.create", w("/byok-keys"), { body: `{"provider":"alpha","api_key":"${byok.misplaced}"` });
-      await call("byok.create", w("/byok-keys"), { body: { provider: "alpha", api_key: byok.misplaced }, headers: { "idempotency-key": "bad key!" } });
+      await call("byok.create", w("/byok-keys"), {
+        body: { provider: "alpha", api_key: byok.misplaced },
+        headers: { "idempotency-key": "bad key!" },
+      });
       await call("byok.list", w("/byok-keys"));
       await call("byok.get", w(`/byok-keys/${good.json.id}`));
       await call("byok.update", w(`/byok-keys/${good.json.id}`), { body: { name: "main", account_tier: "tier-1" } });
@@ -87,8 +99,14 @@ for (const kind of kinds) {
       expect(x.s.deps.management.byok.defaultKeyFor(x.ws, "alpha")?.secret).toBe(byok.good);
       await call("byok.delete", w(`/byok-keys/${good.json.id}`));
 
-      const budget = await call("budgets.create", w("/budgets"), { body: { scope: "byok", scope_id: "alpha", period: "weekly", limit: 3 }, headers: { "idempotency-key": "b-1" } });
-      await call("budgets.create", w("/budgets"), { body: { scope: "byok", scope_id: "alpha", period: "weekly", limit: 3 }, headers: { "idempotency-key": "b-1" } });
+      const budget = await call("budgets.create", w("/budgets"), {
+        body: { scope: "byok", scope_id: "alpha", period: "weekly", limit: 3 },
+        headers: { "idempotency-key": "b-1" },
+      });
+      await call("budgets.create", w("/budgets"), {
+        body: { scope: "byok", scope_id: "alpha", period: "weekly", limit: 3 },
+        headers: { "idempotency-key": "b-1" },
+      });
       await call("budgets.create", w("/budgets"), { body: { scope: "byok", scope_id: byok.misplaced, period: "weekly", limit: 3 } });
       await call("budgets.list", w("/budgets"));
       await call("budgets.get", w(`/budgets/${budget.json.budget_id}`));
@@ -120,7 +138,12 @@ for (const kind of kinds) {
     });
 
     test("no marker appears in any response body, log line, audit row or stored record", async () => {
-      const markers = [adminMarker, platformMarker, ...Object.values(byok).map((s) => s.replace(/^(sk-[a-z]+-|ak_)/, "").replace(/-tail$/, "")), ...allowed.keys()];
+      const markers = [
+        adminMarker,
+        platformMarker,
+        ...Object.values(byok).map((s) => s.replace(/^(sk-[a-z]+-|ak_)/, "").replace(/-tail$/, "")),
+        ...allowed.keys(),
+      ];
       // The test can fail: the markers did travel (the provider saw them, create responses carry keys).
       expect(x.mock.calls()).toBeGreaterThan(3);
       for (const [m, body] of allowed) expect(body).toContain(m);

@@ -22,7 +22,10 @@ for (const kind of kinds) {
       expect(owner.json).toMatchObject({ email: "owner@example.com", role: "owner" });
       const dev = await x.call("POST", x.w("/members"), { body: { email: "dev@example.com" } });
       expect(dev.json.role).toBe("member");
-      expect((await x.call("POST", x.w("/members"), { body: { email: "DEV@example.com" } })).json.error).toMatchObject({ code: "invalid_parameter", param: "email" });
+      expect((await x.call("POST", x.w("/members"), { body: { email: "DEV@example.com" } })).json.error).toMatchObject({
+        code: "invalid_parameter",
+        param: "email",
+      });
       expect((await x.call("POST", x.w("/members"), { body: { email: "not-an-email" } })).json.error.param).toBe("email");
       expect((await x.call("POST", x.w("/members"), { body: { email: "a@b.co", role: "root" } })).json.error.param).toBe("role");
       const list = await x.call("GET", x.w("/members"));
@@ -53,7 +56,16 @@ for (const kind of kinds) {
       expect(r.status).toBe(201);
       const token = r.json.token as string;
       expect(token).toMatch(/^inv_[A-Za-z0-9]{40}$/);
-      expect(Object.keys(r.json).sort()).toEqual(["accepted_at", "created_at", "email", "expires_at", "invite_id", "role", "token", "workspace_id"]);
+      expect(Object.keys(r.json).sort()).toEqual([
+        "accepted_at",
+        "created_at",
+        "email",
+        "expires_at",
+        "invite_id",
+        "role",
+        "token",
+        "workspace_id",
+      ]);
       const days = (Date.parse(r.json.expires_at) - Date.parse(r.json.created_at)) / 86_400_000;
       expect(days).toBe(7);
       const list = await x.call("GET", x.w("/invites"));
@@ -78,11 +90,16 @@ for (const kind of kinds) {
       const r = await x.call("POST", x.w("/invites"), { body: { email: "late@example.com", expires_in_days: 1 } });
       const t = x.s.deps.db.t.invites;
       const { eq } = await import("drizzle-orm");
-      await x.s.deps.db.orm.update(t).set({ expiresAt: Date.now() - 1 }).where(eq(t.id, r.json.invite_id));
+      await x.s.deps.db.orm
+        .update(t)
+        .set({ expiresAt: Date.now() - 1 })
+        .where(eq(t.id, r.json.invite_id));
       expect((await x.call("POST", "/v1/invites/accept", { key: null, body: { token: r.json.token } })).status).toBe(404);
       const row = (await x.s.deps.db.orm.select().from(t).where(eq(t.id, r.json.invite_id)))[0];
       expect(row?.acceptedAt).toBeNull();
-      expect((await x.call("POST", x.w("/invites"), { body: { email: "x@example.com", expires_in_days: 31 } })).json.error.param).toBe("expires_in_days");
+      expect((await x.call("POST", x.w("/invites"), { body: { email: "x@example.com", expires_in_days: 31 } })).json.error.param).toBe(
+        "expires_in_days",
+      );
       expect((await x.call("DELETE", x.w(`/invites/${r.json.invite_id}`))).status).toBe(204);
       expect((await x.call("DELETE", x.w(`/invites/${r.json.invite_id}`))).status).toBe(404);
       expect((await x.auditRows()).some((a) => a.type === "invite.revoked" && a.targetId === r.json.invite_id)).toBe(true);
@@ -105,8 +122,15 @@ for (const kind of kinds) {
       expect((await x.call("GET", x.w(`/audit-logs?start_date=${today}&end_date=${today}`))).json.count).toBe(r.json.count);
       expect((await x.call("GET", x.w("/audit-logs?end_date=2000-01-01"))).json.count).toBe(0);
       const page = await x.call("GET", x.w("/audit-logs?limit=2&offset=1"));
-      expect(page.json.events.map((e: { event_id: string }) => e.event_id)).toEqual(r.json.events.slice(1, 3).map((e: { event_id: string }) => e.event_id));
-      for (const [q, param] of [["limit=0", "limit"], ["limit=101", "limit"], ["offset=-2", "offset"], ["type=nope.happened", "type"]] as const) {
+      expect(page.json.events.map((e: { event_id: string }) => e.event_id)).toEqual(
+        r.json.events.slice(1, 3).map((e: { event_id: string }) => e.event_id),
+      );
+      for (const [q, param] of [
+        ["limit=0", "limit"],
+        ["limit=101", "limit"],
+        ["offset=-2", "offset"],
+        ["type=nope.happened", "type"],
+      ] as const) {
         const bad = await x.call("GET", x.w(`/audit-logs?${q}`));
         expect(bad.status).toBe(400);
         expect(bad.json.error.param).toBe(param);
@@ -119,7 +143,11 @@ for (const kind of kinds) {
       expect(m.status).toBe(201);
       expect((await x.call("PATCH", x.w(`/members/${m.json.member_id}`), { body: { role: "viewer" } })).status).toBe(404);
       expect((await x.call("GET", `/v1/workspaces/${other.ws}/audit-logs`)).status).toBe(404);
-      expect((await x.call("GET", `/v1/workspaces/${other.ws}/audit-logs`, { key: other.key })).json.events.every((e: { workspace_id: string }) => e.workspace_id === other.ws)).toBe(true);
+      expect(
+        (await x.call("GET", `/v1/workspaces/${other.ws}/audit-logs`, { key: other.key })).json.events.every(
+          (e: { workspace_id: string }) => e.workspace_id === other.ws,
+        ),
+      ).toBe(true);
     });
   });
 }

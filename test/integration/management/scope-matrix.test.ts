@@ -46,7 +46,8 @@ for (const kind of kinds) {
       await x.stop();
     });
 
-    const send = (r: RouteSpec, path: string, key: string | null) => x.call(r.method, path, { key, body: r.method === "POST" || r.method === "PATCH" ? {} : undefined });
+    const send = (r: RouteSpec, path: string, key: string | null) =>
+      x.call(r.method, path, { key, body: r.method === "POST" || r.method === "PATCH" ? {} : undefined });
 
     for (const [id, r] of PRIVATE) {
       test(`${id}: ${r.method} ${r.path} needs ${r.scopes.join(" + ")}`, async () => {

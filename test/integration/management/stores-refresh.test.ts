@@ -59,8 +59,19 @@ for (const kind of kinds) {
       const id = newId();
       const now = Date.now();
       await db.orm.insert(db.t.byokKeys).values({
-        id, workspaceId: ws, provider: "alpha", name: "elsewhere", keyPrefix: "sk-e…", isDefault: true, disabled: false,
-        validationStatus: "valid", accountTier: "free", accountTierSource: "fallback", lastValidatedAt: now, createdAt: now, updatedAt: now,
+        id,
+        workspaceId: ws,
+        provider: "alpha",
+        name: "elsewhere",
+        keyPrefix: "sk-e…",
+        isDefault: true,
+        disabled: false,
+        validationStatus: "valid",
+        accountTier: "free",
+        accountTierSource: "fallback",
+        lastValidatedAt: now,
+        createdAt: now,
+        updatedAt: now,
         ...sealSecret(master, "sk-elsewhere-0123456789", byokAad({ workspaceId: ws, id })),
       });
       await until(() => m.routingDefaults.get(ws).optimize === "balanced" && m.byok.defaultKeyFor(ws, "alpha") !== null);
@@ -77,8 +88,19 @@ for (const kind of kinds) {
       const id = newId();
       const now = Date.now();
       await db.orm.insert(db.t.byokKeys).values({
-        id, workspaceId: ws, provider: "alpha", name: "old", keyPrefix: "sk-o…", isDefault: true, disabled: false,
-        validationStatus: "valid", accountTier: null, accountTierSource: null, lastValidatedAt: now, createdAt: now, updatedAt: now,
+        id,
+        workspaceId: ws,
+        provider: "alpha",
+        name: "old",
+        keyPrefix: "sk-o…",
+        isDefault: true,
+        disabled: false,
+        validationStatus: "valid",
+        accountTier: null,
+        accountTierSource: null,
+        lastValidatedAt: now,
+        createdAt: now,
+        updatedAt: now,
         ...sealSecret({ bytes: randomBytes(32), id: "rotated-away" }, "sk-old-0123456789", byokAad({ workspaceId: ws, id })),
       });
       await m.reload();

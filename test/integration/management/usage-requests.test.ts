@@ -5,9 +5,32 @@ import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
 const RECORD_FIELDS = [
-  "api_key_id", "api_key_source", "attempt", "cached_tokens", "cost_microdollars", "created_at", "custom_fields", "endpoint", "error_code",
-  "input_tokens", "is_final_attempt", "latency_ms", "model", "model_canonical", "output_tokens", "provider", "provider_model_id",
-  "reasoning_tokens", "request_id", "routing_strategy", "status_code", "success", "tags", "trace_id", "ttft_ms", "user_id",
+  "api_key_id",
+  "api_key_source",
+  "attempt",
+  "cached_tokens",
+  "cost_microdollars",
+  "created_at",
+  "custom_fields",
+  "endpoint",
+  "error_code",
+  "input_tokens",
+  "is_final_attempt",
+  "latency_ms",
+  "model",
+  "model_canonical",
+  "output_tokens",
+  "provider",
+  "provider_model_id",
+  "reasoning_tokens",
+  "request_id",
+  "routing_strategy",
+  "status_code",
+  "success",
+  "tags",
+  "trace_id",
+  "ttft_ms",
+  "user_id",
 ].sort();
 const T0 = Date.parse("2026-04-10T12:00:00Z");
 const DAY = 86_400_000;
@@ -18,16 +41,85 @@ for (const kind of kinds) {
     beforeAll(async () => {
       x = await openSession(kind);
       await x.insertRollups([
-        { day: "2026-04-01", model: "m-a", provider: "alpha", apiKeyId: "k1", requests: 4, errors: 1, inputTokens: 40, outputTokens: 80, costMicrodollars: 400 },
-        { day: "2026-04-02", model: "m-a", provider: "gamma", apiKeyId: "k2", requests: 2, errors: 0, inputTokens: 20, outputTokens: 40, costMicrodollars: 200 },
-        { day: "2026-04-02", model: "m-b", provider: "alpha", apiKeyId: "k1", requests: 1, errors: 1, inputTokens: 5, outputTokens: 0, costMicrodollars: 0 },
-        { day: "2026-05-01", model: "m-b", provider: "alpha", apiKeyId: "k1", requests: 9, errors: 0, inputTokens: 90, outputTokens: 90, costMicrodollars: 900 },
+        {
+          day: "2026-04-01",
+          model: "m-a",
+          provider: "alpha",
+          apiKeyId: "k1",
+          requests: 4,
+          errors: 1,
+          inputTokens: 40,
+          outputTokens: 80,
+          costMicrodollars: 400,
+        },
+        {
+          day: "2026-04-02",
+          model: "m-a",
+          provider: "gamma",
+          apiKeyId: "k2",
+          requests: 2,
+          errors: 0,
+          inputTokens: 20,
+          outputTokens: 40,
+          costMicrodollars: 200,
+        },
+        {
+          day: "2026-04-02",
+          model: "m-b",
+          provider: "alpha",
+          apiKeyId: "k1",
+          requests: 1,
+          errors: 1,
+          inputTokens: 5,
+          outputTokens: 0,
+          costMicrodollars: 0,
+        },
+        {
+          day: "2026-05-01",
+          model: "m-b",
+          provider: "alpha",
+          apiKeyId: "k1",
+          requests: 9,
+          errors: 0,
+          inputTokens: 90,
+          outputTokens: 90,
+          costMicrodollars: 900,
+        },
       ]);
       await x.insertRecords([
         // One call, two attempts: the first failed upstream, the fallback succeeded.
-        { requestId: "req_call_one", attempt: 1, isFinalAttempt: false, success: false, statusCode: 503, provider: "gamma", costMicrodollars: 0, createdAt: T0, traceId: "trace-1", errorCode: "provider_error" },
-        { requestId: "req_call_one", attempt: 2, isFinalAttempt: true, success: true, provider: "alpha", createdAt: T0 + 5, traceId: "trace-1", tags: JSON.stringify(["a", "b"]), customFields: JSON.stringify({ team: "x" }) },
-        { requestId: "req_call_two", model: "chat-small", modelCanonical: "acme/chat-small", apiKeySource: "byok", success: false, statusCode: 429, createdAt: T0 + DAY },
+        {
+          requestId: "req_call_one",
+          attempt: 1,
+          isFinalAttempt: false,
+          success: false,
+          statusCode: 503,
+          provider: "gamma",
+          costMicrodollars: 0,
+          createdAt: T0,
+          traceId: "trace-1",
+          errorCode: "provider_error",
+        },
+        {
+          requestId: "req_call_one",
+          attempt: 2,
+          isFinalAttempt: true,
+          success: true,
+          provider: "alpha",
+          createdAt: T0 + 5,
+          traceId: "trace-1",
+          tags: JSON.stringify(["a", "b"]),
+          customFields: JSON.stringify({ team: "x" }),
+        },
+        {
+          requestId: "req_call_two",
+          model: "chat-small",
+          modelCanonical: "acme/chat-small",
+          apiKeySource: "byok",
+          success: false,
+          statusCode: 429,
+          createdAt: T0 + DAY,
+        },
         { requestId: "req_call_three", model: "other/model", modelCanonical: "other/model", provider: "gamma", createdAt: T0 + 2 * DAY },
       ]);
     });
@@ -80,14 +172,21 @@ for (const kind of kinds) {
       expect(r.json.requests.map((q: { request_id: string }) => q.request_id)).toEqual(["req_call_three", "req_call_two", "req_call_one"]);
       expect(Object.keys(r.json.requests[0]).sort()).toEqual(RECORD_FIELDS);
       const one = r.json.requests[2];
-      expect(one).toMatchObject({ attempt: 2, is_final_attempt: true, tags: ["a", "b"], custom_fields: { team: "x" }, trace_id: "trace-1" });
+      expect(one).toMatchObject({
+        attempt: 2,
+        is_final_attempt: true,
+        tags: ["a", "b"],
+        custom_fields: { team: "x" },
+        trace_id: "trace-1",
+      });
       const page = await requests("limit=1&offset=1");
       expect(page.json).toMatchObject({ count: 1, total: 3, limit: 1, offset: 1 });
       expect(page.json.requests[0].request_id).toBe("req_call_two");
     });
 
     test("request list filters", async () => {
-      const ids = async (q: string) => (await requests(q)).json.requests.map((r: { request_id: string; attempt: number }) => `${r.request_id}#${r.attempt}`);
+      const ids = async (q: string) =>
+        (await requests(q)).json.requests.map((r: { request_id: string; attempt: number }) => `${r.request_id}#${r.attempt}`);
       expect(await ids("model=acme/chat-small")).toEqual(["req_call_two#1", "req_call_one#2"]);
       expect(await ids("model=chat-small")).toEqual(["req_call_two#1"]);
       expect(await ids("provider=gamma")).toEqual(["req_call_three#1"]);
@@ -121,7 +220,9 @@ for (const kind of kinds) {
       const r = await x.call("GET", x.w("/requests/req_call_one"));
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ request_id: "req_call_one", attempt: 2, provider: "alpha", success: true });
-      expect(r.json.attempts.map((a: { attempt: number; provider: string; status_code: number }) => [a.attempt, a.provider, a.status_code])).toEqual([
+      expect(
+        r.json.attempts.map((a: { attempt: number; provider: string; status_code: number }) => [a.attempt, a.provider, a.status_code]),
+      ).toEqual([
         [1, "gamma", 503],
         [2, "alpha", 200],
       ]);
@@ -146,7 +247,12 @@ for (const kind of kinds) {
       await addCredits(x.s.deps.db, x.ws, "12.5");
       await addCredits(x.s.deps.db, x.ws, "-0.25");
       await x.s.deps.db.orm.insert(x.s.deps.db.t.creditLedger).values({
-        id: crypto.randomUUID(), workspaceId: x.ws, amountMicrodollars: -1_000, reason: "request", requestId: "req_call_one", createdAt: Date.now(),
+        id: crypto.randomUUID(),
+        workspaceId: x.ws,
+        amountMicrodollars: -1_000,
+        reason: "request",
+        requestId: "req_call_one",
+        createdAt: Date.now(),
       });
       r = await x.call("GET", x.w("/billing/balance"));
       expect(r.json.balance_microdollars).toBe(12_249_000);

@@ -88,7 +88,12 @@ for (const kind of kinds) {
       expect(r.json).toMatchObject({ optimize: "ttft", max_fallback_attempts: 3, data_policy: "zdr", exclude_providers: ["alpha"] });
       expect(typeof r.json.updated_at).toBe("string");
       const store = x.s.deps.management.routingDefaults;
-      expect(store.get(x.ws)).toMatchObject({ optimize: "ttft", max_fallback_attempts: 3, data_policy: "zdr", exclude_providers: ["alpha"] });
+      expect(store.get(x.ws)).toMatchObject({
+        optimize: "ttft",
+        max_fallback_attempts: 3,
+        data_policy: "zdr",
+        exclude_providers: ["alpha"],
+      });
       expect(x.s.deps.inference.routingDefaults.get(x.ws)).toMatchObject({ optimize: "ttft" });
       // null resets one field to its built-in default.
       r = await x.call("PATCH", x.w("/routing-defaults"), { body: { optimize: null } });

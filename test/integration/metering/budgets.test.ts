@@ -8,7 +8,17 @@ const platform: SpendContext = { workspaceId: "ws1", apiKeyId: "key1", provider:
 const byokAlpha: SpendContext = { workspaceId: "ws1", apiKeyId: "key1", provider: "alpha", byok: true };
 
 function budget(over: Partial<BudgetDef>): BudgetDef {
-  return { id: crypto.randomUUID(), workspaceId: "ws1", scope: "workspace", scopeId: "", period: "daily", limitMicrodollars: 1000, enforce: true, includeByok: false, ...over };
+  return {
+    id: crypto.randomUUID(),
+    workspaceId: "ws1",
+    scope: "workspace",
+    scopeId: "",
+    period: "daily",
+    limitMicrodollars: 1000,
+    enforce: true,
+    includeByok: false,
+    ...over,
+  };
 }
 
 function ok(r: ReturnType<MemoryBudgetCounters["reserve"]>): Reservation {

@@ -6,14 +6,31 @@ import { startGateway, type TestGateway } from "../../support/gateway";
 import { GENEROUS_LIMITS } from "../../support/server";
 import { eventually } from "../../support/spawn";
 
-type Rec = { requestId: string; attempt: number; isFinalAttempt: boolean; success: boolean; costMicrodollars: number; apiKeySource: string | null };
+type Rec = {
+  requestId: string;
+  attempt: number;
+  isFinalAttempt: boolean;
+  success: boolean;
+  costMicrodollars: number;
+  apiKeySource: string | null;
+};
 async function records(g: TestGateway): Promise<Rec[]> {
   await g.s.deps.records.flush();
   return (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)) as Rec[];
 }
 const chat = (g: TestGateway, body: Record<string, unknown> = {}) =>
-  g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "acme/chat", messages: [{ role: "user", content: "hi" }], gateway: { routing: { optimize: "cost" } }, ...body }) });
-const balance = async (g: TestGateway) => ((await (await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/billing/balance`)).json()) as { balance_microdollars: number }).balance_microdollars;
+  g.s.fetch("/v1/chat/completions", {
+    method: "POST",
+    body: JSON.stringify({
+      model: "acme/chat",
+      messages: [{ role: "user", content: "hi" }],
+      gateway: { routing: { optimize: "cost" } },
+      ...body,
+    }),
+  });
+const balance = async (g: TestGateway) =>
+  ((await (await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/billing/balance`)).json()) as { balance_microdollars: number })
+    .balance_microdollars;
 
 describe("exact accounting under concurrency", () => {
   let g: TestGateway;
@@ -39,7 +56,9 @@ describe("exact accounting under concurrency", () => {
     expect(finalCost).toBeGreaterThan(0);
     // The usage aggregate equals the sum of the records.
     const day = new Date().toISOString().slice(0, 10);
-    const usage = (await (await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/usage?group_by=provider&start_date=${day}&end_date=${day}`)).json()) as { total: { requests: number; cost_microdollars: number } };
+    const usage = (await (
+      await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/usage?group_by=provider&start_date=${day}&end_date=${day}`)
+    ).json()) as { total: { requests: number; cost_microdollars: number } };
     expect(usage.total.requests).toBe(200);
     expect(usage.total.cost_microdollars).toBe(finalCost);
     // The balance moved by exactly the final attempts' costs (in memory at once, and in the ledger).
@@ -56,12 +75,17 @@ describe("budgets under concurrency", () => {
   afterAll(() => g.stop());
 
   test("a workspace budget of two cents under 50 concurrent requests: spend passes the limit by no more than the reservations in flight; later requests get 429", async () => {
-    const created = await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/budgets`, { method: "POST", body: JSON.stringify({ scope: "workspace", period: "daily", limit: 0.02 }) });
+    const created = await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/budgets`, {
+      method: "POST",
+      body: JSON.stringify({ scope: "workspace", period: "daily", limit: 0.02 }),
+    });
     expect(created.status).toBe(201);
     // Each answer costs 1000 × $0.5/1M + 2000 × $1.5/1M = 3,500 µ$; each reservation is at most
     // ~6,200 µ$ (the prompt plus 4,096 output tokens), so at most 4 are admitted at once under 20,000 µ$.
     g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 1000, output: 2000 }, delayMs: 20 });
-    const statuses = await Promise.all(Array.from({ length: 50 }, () => chat(g).then(async (r) => ({ status: r.status, body: await r.text() }))));
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, () => chat(g).then(async (r) => ({ status: r.status, body: await r.text() }))),
+    );
     const ok = statuses.filter((s) => s.status === 200).length;
     const refused = statuses.filter((s) => s.status === 429);
     expect(refused.length).toBeGreaterThan(0);
@@ -86,7 +110,10 @@ describe("budgets under concurrency", () => {
   test("budget headers appear on chat success when such budgets exist", async () => {
     const g2 = await startGateway();
     try {
-      await g2.s.fetch(`/v1/workspaces/${g2.s.workspaceId}/budgets`, { method: "POST", body: JSON.stringify({ scope: "workspace", period: "monthly", limit: 50 }) });
+      await g2.s.fetch(`/v1/workspaces/${g2.s.workspaceId}/budgets`, {
+        method: "POST",
+        body: JSON.stringify({ scope: "workspace", period: "monthly", limit: 50 }),
+      });
       const r = await chat(g2);
       expect(r.status).toBe(200);
       expect(r.headers.get("x-budget-monthly-limit")).toBe("50.00");
@@ -105,7 +132,10 @@ describe("credits and rate limits", () => {
     try {
       const r = await chat(g);
       expect(r.status).toBe(429);
-      expect(((await r.json()) as { error: { code: string; type: string } }).error).toMatchObject({ code: "insufficient_credits", type: "insufficient_quota" });
+      expect(((await r.json()) as { error: { code: string; type: string } }).error).toMatchObject({
+        code: "insufficient_credits",
+        type: "insufficient_quota",
+      });
       expect(g.mock.requests).toHaveLength(0);
       await g.s.deps.credits.add(g.s.workspaceId, 1_000, "top_up");
       expect((await chat(g)).status).toBe(200);

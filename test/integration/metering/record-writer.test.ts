@@ -88,10 +88,35 @@ for (const dialect of DIALECTS) {
         const model = i % 3 ? "acme/a" : "acme/b";
         // Every fourth call failed over once before its final attempt.
         if (i % 4 === 0) {
-          records.push(makeRecord({ requestId, attempt: 1, createdAt, modelCanonical: model, isFinalAttempt: false, success: false, statusCode: 503, inputTokens: 0, outputTokens: 0, costMicrodollars: 0 }));
+          records.push(
+            makeRecord({
+              requestId,
+              attempt: 1,
+              createdAt,
+              modelCanonical: model,
+              isFinalAttempt: false,
+              success: false,
+              statusCode: 503,
+              inputTokens: 0,
+              outputTokens: 0,
+              costMicrodollars: 0,
+            }),
+          );
         }
         const failed = i % 5 === 0;
-        records.push(makeRecord({ requestId, attempt: i % 4 === 0 ? 2 : 1, createdAt, modelCanonical: model, success: !failed, statusCode: failed ? 502 : 200, inputTokens: i, outputTokens: 2 * i, costMicrodollars: failed ? 0 : 10 * i }));
+        records.push(
+          makeRecord({
+            requestId,
+            attempt: i % 4 === 0 ? 2 : 1,
+            createdAt,
+            modelCanonical: model,
+            success: !failed,
+            statusCode: failed ? 502 : 200,
+            inputTokens: i,
+            outputTokens: 2 * i,
+            costMicrodollars: failed ? 0 : 10 * i,
+          }),
+        );
       }
       writer = new RecordWriter(t.db, { batchSize: 7, flushIntervalMs: 5 });
       for (const r of records) writer.enqueue(r);
@@ -136,7 +161,13 @@ for (const dialect of DIALECTS) {
     test("database down: records wait, are retried with backoff and none is lost", async () => {
       const f = flaky(t.db);
       const errors: unknown[] = [];
-      writer = new RecordWriter(f.db, { batchSize: 5, flushIntervalMs: 5, initialBackoffMs: 5, maxBackoffMs: 20, onError: (e) => errors.push(e) });
+      writer = new RecordWriter(f.db, {
+        batchSize: 5,
+        flushIntervalMs: 5,
+        initialBackoffMs: 5,
+        maxBackoffMs: 20,
+        onError: (e) => errors.push(e),
+      });
       f.setDown(true);
       for (let i = 0; i < 12; i++) writer.enqueue(makeRecord());
       expect(await waitFor(() => f.attempts() >= 3)).toBe(true);

@@ -37,7 +37,10 @@ test("kill -TERM during traffic: in-flight requests complete and every record is
     expect(done.map((d) => d.status)).toEqual(Array(12).fill(200));
     for (const [i, d] of done.entries()) if (i % 2 === 0) expect(d.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
     expect(await server.proc.exited).toBe(0);
-    const rows = new BunSqlite(db).query("SELECT request_id, success FROM request_records").all() as { request_id: string; success: number }[];
+    const rows = new BunSqlite(db).query("SELECT request_id, success FROM request_records").all() as {
+      request_id: string;
+      success: number;
+    }[];
     expect(rows.map((r) => r.request_id).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `term-${i}`).sort());
     expect(rows.every((r) => r.success === 1)).toBe(true);
   } finally {

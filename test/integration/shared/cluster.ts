@@ -23,7 +23,12 @@ export interface Cluster {
   /** The Postgres schema both instances use (for writes that bypass the API, like the CLI's). */
   sql: postgres.Sql;
   schema: string;
-  call(node: number, method: string, path: string, init?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; json: any; headers: Headers }>;
+  call(
+    node: number,
+    method: string,
+    path: string,
+    init?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; json: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -58,7 +63,11 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     const key = init.key === undefined ? adminKey : init.key;
     if (key !== null) headers.authorization = `Bearer ${key}`;
     if (init.body !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(nodes[node]!.url + path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetch(nodes[node]!.url + path, {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
   };
@@ -123,10 +132,13 @@ export async function privateRedis(): Promise<PrivateRedis> {
   return {
     url,
     async start() {
-      proc = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], {
-        stdout: "ignore",
-        stderr: "ignore",
-      });
+      proc = Bun.spawn(
+        ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"],
+        {
+          stdout: "ignore",
+          stderr: "ignore",
+        },
+      );
       const ok = await eventually(async () => {
         const r = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
         r.on("error", () => {});

@@ -41,7 +41,9 @@ describe.skipIf(!reachable)("shared mode: Redis goes away and comes back", () =>
         const node = i % 2;
         const r =
           i % 4 < 2
-            ? await c.call(node, "POST", "/v1/chat/completions", { body: { model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] } })
+            ? await c.call(node, "POST", "/v1/chat/completions", {
+                body: { model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] },
+              })
             : await c.call(node, "GET", "/v1/me");
         seen.push(r.status);
       }
@@ -85,8 +87,9 @@ describe.skipIf(!reachable)("shared mode: Redis goes away and comes back", () =>
     expect((await c.call(1, "GET", "/v1/me", { key: created.json.key })).status).toBe(200);
     const revokedAt = Date.now();
     expect((await c.call(0, "DELETE", w(`/api-keys/${created.json.api_key_id}`))).status).toBe(202);
-    expect(await eventually(async () => (await c.call(1, "GET", "/v1/me", { key: created.json.key })).status === 401, 5_000, 25)).toBe(true);
+    expect(await eventually(async () => (await c.call(1, "GET", "/v1/me", { key: created.json.key })).status === 401, 5_000, 25)).toBe(
+      true,
+    );
     expect(Date.now() - revokedAt).toBeLessThan(1_500);
-
   }, 40_000);
 });

@@ -88,7 +88,8 @@ describe.skipIf(!reachable)("shared mode: two instances, one Postgres, one Redis
 
   test(`a rate limit of ${DISCOVERY_PER_MINUTE}/min is ${DISCOVERY_PER_MINUTE} across both instances, not twice that`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < DISCOVERY_PER_MINUTE * 3; i++) statuses.push((await c.call(i % 2, "GET", "/v1/byok/providers", { key: null })).status);
+    for (let i = 0; i < DISCOVERY_PER_MINUTE * 3; i++)
+      statuses.push((await c.call(i % 2, "GET", "/v1/byok/providers", { key: null })).status);
     const ok = statuses.filter((s) => s === 200).length;
     // The bucket refills one token per 7.5 s; the loop takes well under that.
     expect(ok).toBeGreaterThanOrEqual(DISCOVERY_PER_MINUTE);

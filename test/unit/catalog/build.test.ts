@@ -12,7 +12,10 @@ const ALPHA: FileConfig = {
       display_name: "Alpha Cloud",
       data_policy: "no_training",
       byok: true,
-      tiers: [{ name: "free", rpm: 20 }, { name: "tier-1", rpm: 500 }],
+      tiers: [
+        { name: "free", rpm: 20 },
+        { name: "tier-1", rpm: 500 },
+      ],
       timeout_ms: 60000,
     },
   },
@@ -24,13 +27,21 @@ const ALPHA: FileConfig = {
       aliases: ["chat-small", "tiny"],
       capabilities: { supports_tools: true, supports_streaming: true },
       routes: [
-        { provider: "alpha", provider_model_id: "chat-small-2026", input_price: 0.5, output_price: 1.5, context_window: 128000, max_output_tokens: 8192 },
+        {
+          provider: "alpha",
+          provider_model_id: "chat-small-2026",
+          input_price: 0.5,
+          output_price: 1.5,
+          context_window: 128000,
+          max_output_tokens: 8192,
+        },
       ],
     },
   },
 };
 
-const build = (file: FileConfig = {}, credentialEnv: Record<string, string> = {}) => buildCatalog({ file, credentialEnv, now: 1_800_000_000_000 });
+const build = (file: FileConfig = {}, credentialEnv: Record<string, string> = {}) =>
+  buildCatalog({ file, credentialEnv, now: 1_800_000_000_000 });
 
 describe("aliases", () => {
   const c = build(ALPHA);
@@ -63,7 +74,10 @@ describe("aliases", () => {
         // Its provider model ID is a built-in short name: the built-in keeps it.
         "acme/shadow": { routes: [{ provider: "openai", provider_model_id: "gpt-4o", input_price: 1, output_price: 1 }] },
         // Its explicit alias is a built-in short name: explicit aliases are stronger.
-        "acme/claim": { aliases: ["gpt-4o-mini"], routes: [{ provider: "openai", provider_model_id: "x", input_price: 1, output_price: 1 }] },
+        "acme/claim": {
+          aliases: ["gpt-4o-mini"],
+          routes: [{ provider: "openai", provider_model_id: "x", input_price: 1, output_price: 1 }],
+        },
       },
     };
     const cc = build(file);
@@ -80,7 +94,13 @@ describe("config merge and replace", () => {
     expect(c.models.size).toBe(base.models.size + 1);
     expect(c.providers.size).toBe(base.providers.size + 1);
     const alpha = c.providers.get("alpha")!;
-    expect(alpha).toMatchObject({ displayName: "Alpha Cloud", adapter: "openai", baseUrl: "http://127.0.0.1:9101/v1", byok: true, timeoutMs: 60000 });
+    expect(alpha).toMatchObject({
+      displayName: "Alpha Cloud",
+      adapter: "openai",
+      baseUrl: "http://127.0.0.1:9101/v1",
+      byok: true,
+      timeoutMs: 60000,
+    });
     expect(alpha.platformKey).toBe("sk-alpha-0123456789");
     expect(alpha.tiers.map((t) => [t.name, t.rpm, t.tpm, t.dataPolicy, t.isDefault])).toEqual([
       ["free", 20, null, "no_training", true],
@@ -90,12 +110,25 @@ describe("config merge and replace", () => {
     expect(m).toMatchObject({ displayName: "Chat Small", family: "chat", author: "acme", created: 0 });
     expect(m.capabilities.supports_tools).toBe(true);
     expect(m.capabilities.supports_vision).toBe(false);
-    expect(m.routes[0]).toMatchObject({ provider: "alpha", providerModelId: "chat-small-2026", inputPrice: 0.5, outputPrice: 1.5, contextWindow: 128000, maxOutputTokens: 8192, dataPolicy: "no_training", endpoints: ["chat_completions", "responses"] });
+    expect(m.routes[0]).toMatchObject({
+      provider: "alpha",
+      providerModelId: "chat-small-2026",
+      inputPrice: 0.5,
+      outputPrice: 1.5,
+      contextWindow: 128000,
+      maxOutputTokens: 8192,
+      dataPolicy: "no_training",
+      endpoints: ["chat_completions", "responses"],
+    });
   });
 
   test("a config model with a built-in ID replaces it whole, in place", () => {
     const base = build();
-    const c = build({ models: { "openai/gpt-4o": { routes: [{ provider: "openrouter", provider_model_id: "openai/gpt-4o", input_price: 9, output_price: 9 }] } } });
+    const c = build({
+      models: {
+        "openai/gpt-4o": { routes: [{ provider: "openrouter", provider_model_id: "openai/gpt-4o", input_price: 9, output_price: 9 }] },
+      },
+    });
     expect(c.models.size).toBe(base.models.size);
     expect([...c.models.keys()]).toEqual([...base.models.keys()]);
     expect(c.models.get("openai/gpt-4o")!.routes.map((r) => [r.provider, r.inputPrice])).toEqual([["openrouter", 9]]);
@@ -111,7 +144,12 @@ describe("config merge and replace", () => {
 
   test("replace: a provider named like a built-in inherits its defaults", () => {
     const c = build({ catalog: "replace", providers: { anthropic: { adapter: "anthropic" } } }, { ANTHROPIC_API_KEY: "sk-ant" });
-    expect(c.providers.get("anthropic")).toMatchObject({ baseUrl: "https://api.anthropic.com", byok: true, platformKey: "sk-ant", displayName: "Anthropic" });
+    expect(c.providers.get("anthropic")).toMatchObject({
+      baseUrl: "https://api.anthropic.com",
+      byok: true,
+      platformKey: "sk-ant",
+      displayName: "Anthropic",
+    });
     expect(c.models.size).toBe(0);
   });
 });
@@ -156,12 +194,17 @@ describe("built-in provider overrides and credentials", () => {
 
 describe("validation errors name the config field", () => {
   test("a route with an unknown provider", () => {
-    const file: FileConfig = { models: { "acme/x": { routes: [{ provider: "nope", provider_model_id: "x", input_price: 1, output_price: 1 }] } } };
+    const file: FileConfig = {
+      models: { "acme/x": { routes: [{ provider: "nope", provider_model_id: "x", input_price: 1, output_price: 1 }] } },
+    };
     expect(() => build(file)).toThrow(/^models\.acme\/x\.routes\[0\]\.provider: unknown provider "nope"/);
   });
 
   test("a built-in provider is unknown under replace unless the file names it", () => {
-    const file: FileConfig = { catalog: "replace", models: { "acme/x": { routes: [{ provider: "openai", provider_model_id: "x", input_price: 1, output_price: 1 }] } } };
+    const file: FileConfig = {
+      catalog: "replace",
+      models: { "acme/x": { routes: [{ provider: "openai", provider_model_id: "x", input_price: 1, output_price: 1 }] } },
+    };
     expect(() => build(file)).toThrow("models.acme/x.routes[0].provider");
   });
 
@@ -171,7 +214,9 @@ describe("validation errors name the config field", () => {
     expect(() => build({ models: { "a/b": { routes: [route, { ...route, endpoints: ["chat_completions", "embeddings"] }] } } })).toThrow(
       "models.a/b.routes[1].endpoints[1]",
     );
-    expect(() => build({ models: { "a/b": { capabilities: { supports_teleport: true }, routes: [route] } } })).toThrow("models.a/b.capabilities.supports_teleport");
+    expect(() => build({ models: { "a/b": { capabilities: { supports_teleport: true }, routes: [route] } } })).toThrow(
+      "models.a/b.capabilities.supports_teleport",
+    );
   });
 });
 

@@ -60,7 +60,8 @@ describe("built-in catalog data file", () => {
     // Local servers have no models of their own: the operator points them at one in the config file.
     for (const p of ["ollama", "vllm", "lmstudio"]) expect(used.has(p)).toBe(false);
     const ids = new Set(data.models.map((m) => m.id));
-    for (const id of ["openai/gpt-4o", "openai/gpt-4o-mini", "anthropic/claude-sonnet-4-5", "google/gemini-2.5-flash"]) expect(ids.has(id)).toBe(true);
+    for (const id of ["openai/gpt-4o", "openai/gpt-4o-mini", "anthropic/claude-sonnet-4-5", "google/gemini-2.5-flash"])
+      expect(ids.has(id)).toBe(true);
   });
 
   test("no dated snapshot IDs among canonical models", () => {

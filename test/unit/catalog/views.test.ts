@@ -4,7 +4,11 @@ import { renderByokTiers, renderModel, renderModelList } from "../../../src/cata
 import type { FileConfig } from "../../../src/config/schema";
 
 const route = (provider: string, id: string, input: number, output: number, extra: Record<string, unknown> = {}) => ({
-  provider, provider_model_id: id, input_price: input, output_price: output, ...extra,
+  provider,
+  provider_model_id: id,
+  input_price: input,
+  output_price: output,
+  ...extra,
 });
 
 // A small replace-mode catalog so the lists are exact.

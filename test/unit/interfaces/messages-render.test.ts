@@ -50,7 +50,15 @@ describe("messages render", () => {
 
 describe("messages errors", () => {
   test("every error code maps to one of Anthropic's error types", () => {
-    const allowed = ["invalid_request_error", "authentication_error", "permission_error", "not_found_error", "rate_limit_error", "api_error", "overloaded_error"];
+    const allowed = [
+      "invalid_request_error",
+      "authentication_error",
+      "permission_error",
+      "not_found_error",
+      "rate_limit_error",
+      "api_error",
+      "overloaded_error",
+    ];
     for (const code of Object.keys(ERROR_TABLE) as ErrorCode[]) expect(allowed).toContain(ANTHROPIC_ERROR_TYPE[code]);
     expect(ANTHROPIC_ERROR_TYPE.invalid_api_key).toBe("authentication_error");
     expect(ANTHROPIC_ERROR_TYPE.model_not_found).toBe("not_found_error");
@@ -63,7 +71,11 @@ describe("messages errors", () => {
       type: "error",
       error: { type: "invalid_request_error", message: "'max_tokens' is required." },
     });
-    expect(anthropicErrorBody("something_new", "x", "req_1")).toEqual({ type: "error", error: { type: "api_error", message: "x" }, request_id: "req_1" });
+    expect(anthropicErrorBody("something_new", "x", "req_1")).toEqual({
+      type: "error",
+      error: { type: "api_error", message: "x" },
+      request_id: "req_1",
+    });
   });
 
   test("the response keeps our status, Retry-After and the request id headers", async () => {

@@ -16,7 +16,10 @@ function rejection(body: unknown) {
 
 describe("messages request validation", () => {
   test("max_tokens missing is rejected naming max_tokens", () => {
-    expect(rejection({ model: "m", messages: [{ role: "user", content: "hi" }] })).toEqual({ param: "max_tokens", message: "'max_tokens' is required." });
+    expect(rejection({ model: "m", messages: [{ role: "user", content: "hi" }] })).toEqual({
+      param: "max_tokens",
+      message: "'max_tokens' is required.",
+    });
   });
 
   test("max_tokens below 1 is rejected", () => {
@@ -67,7 +70,13 @@ describe("messages request → chat request", () => {
   });
 
   test("system text blocks are joined", () => {
-    const { request } = translate({ system: [{ type: "text", text: "A" }, { type: "text", text: "B", cache_control: { type: "ephemeral" } }], messages: [{ role: "user", content: "x" }] });
+    const { request } = translate({
+      system: [
+        { type: "text", text: "A" },
+        { type: "text", text: "B", cache_control: { type: "ephemeral" } },
+      ],
+      messages: [{ role: "user", content: "x" }],
+    });
     expect(request.messages[0]).toEqual({ role: "system", content: "A\n\nB" });
   });
 
@@ -122,7 +131,11 @@ describe("messages request → chat request", () => {
 
   test("an assistant turn with only tool_use has null content", () => {
     const { request } = translate({ messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] }] });
-    expect(request.messages[0]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: "{}" } }] });
+    expect(request.messages[0]).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: "{}" } }],
+    });
   });
 
   test("tool_result blocks become tool messages placed before the rest of the user turn", () => {
@@ -133,8 +146,20 @@ describe("messages request → chat request", () => {
           content: [
             { type: "text", text: "Here you go" },
             { type: "tool_result", tool_use_id: "toolu_1", content: "18C" },
-            { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: "21" }, { type: "text", text: "C" }], is_error: false },
-            { type: "tool_result", tool_use_id: "toolu_3", content: [{ type: "image", source: { type: "url", url: "https://example.test/chart.png" } }] },
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_2",
+              content: [
+                { type: "text", text: "21" },
+                { type: "text", text: "C" },
+              ],
+              is_error: false,
+            },
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_3",
+              content: [{ type: "image", source: { type: "url", url: "https://example.test/chart.png" } }],
+            },
           ],
         },
       ],
@@ -184,7 +209,10 @@ describe("messages request → chat request", () => {
       tool_choice: { type: "tool", name: "get_weather", disable_parallel_tool_use: true },
     });
     expect(request.tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+      {
+        type: "function",
+        function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
     ]);
     expect(request.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
     expect(request.parallel_tool_calls).toBe(false);
@@ -213,7 +241,8 @@ describe("messages request → chat request", () => {
   });
 
   test("an enabled thinking budget becomes a reasoning effort", () => {
-    const effort = (budget_tokens: number) => translate({ messages: [{ role: "user", content: "x" }], thinking: { type: "enabled", budget_tokens } }).request.reasoning_effort;
+    const effort = (budget_tokens: number) =>
+      translate({ messages: [{ role: "user", content: "x" }], thinking: { type: "enabled", budget_tokens } }).request.reasoning_effort;
     expect([effort(1024), effort(8000), effort(32000)]).toEqual(["low", "medium", "high"]);
   });
 

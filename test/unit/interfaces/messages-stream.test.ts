@@ -36,7 +36,14 @@ describe("messages stream encoder", () => {
       "message_stop",
     ]);
     for (const e of events) expect(e.data.type).toBe(e.event!);
-    expect(events[0]!.data.message).toMatchObject({ id: "msg_test", type: "message", role: "assistant", model: "chat-small-2026", content: [], stop_reason: null });
+    expect(events[0]!.data.message).toMatchObject({
+      id: "msg_test",
+      type: "message",
+      role: "assistant",
+      model: "chat-small-2026",
+      content: [],
+      stop_reason: null,
+    });
     expect(events[2]!.data).toEqual({ type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: null } });
     expect(events[3]!.data).toEqual({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } });
   });
@@ -67,8 +74,14 @@ describe("messages stream encoder", () => {
       "message_delta",
       "message_stop",
     ]);
-    expect(events[5]!.data).toEqual({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "call_1", name: "get_weather", input: {} } });
-    const json = events.filter((e) => (e.data.delta as { type?: string } | undefined)?.type === "input_json_delta").map((e) => (e.data.delta as { partial_json: string }).partial_json);
+    expect(events[5]!.data).toEqual({
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "tool_use", id: "call_1", name: "get_weather", input: {} },
+    });
+    const json = events
+      .filter((e) => (e.data.delta as { type?: string } | undefined)?.type === "input_json_delta")
+      .map((e) => (e.data.delta as { partial_json: string }).partial_json);
     expect(json.join("")).toBe('{"city":"Paris"}');
     expect((events.find((e) => e.event === "message_delta")!.data.delta as { stop_reason: string }).stop_reason).toBe("tool_use");
   });
@@ -92,7 +105,12 @@ describe("messages stream encoder", () => {
   });
 
   test("a failure before any delta is only the error event", async () => {
-    const events = await run([{ type: "failed", error: { message: "No route", type: "upstream_error", param: null, code: "no_provider_available", doc_url: "", retryable: true } }]);
+    const events = await run([
+      {
+        type: "failed",
+        error: { message: "No route", type: "upstream_error", param: null, code: "no_provider_available", doc_url: "", retryable: true },
+      },
+    ]);
     expect(events).toEqual([{ event: "error", data: { type: "error", error: { type: "overloaded_error", message: "No route" } } }]);
   });
 

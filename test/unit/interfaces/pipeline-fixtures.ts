@@ -23,7 +23,9 @@ export function chatResult(message: Partial<ChatResult["choices"][number]["messa
     id: "chatcmpl-1",
     created: 1_700_000_000,
     model: "chat-small-2026",
-    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, logprobs: null, finish_reason: finish }],
+    choices: [
+      { index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, logprobs: null, finish_reason: finish },
+    ],
     usage,
     systemFingerprint: null,
   };
@@ -38,7 +40,14 @@ export const done: PipelineEvent = { type: "done", usage, routing };
 
 export const failed: PipelineEvent = {
   type: "failed",
-  error: { message: "Upstream connection reset", type: "upstream_error", param: null, code: "provider_error", doc_url: "/docs/errors#provider_error", retryable: true },
+  error: {
+    message: "Upstream connection reset",
+    type: "upstream_error",
+    param: null,
+    code: "provider_error",
+    doc_url: "/docs/errors#provider_error",
+    retryable: true,
+  },
   routing,
 };
 

@@ -27,7 +27,12 @@ describe("responses render", () => {
       routing_metadata: routing,
     });
     expect(r.output).toHaveLength(1);
-    expect(r.output[0]).toMatchObject({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello world", annotations: [] }] });
+    expect(r.output[0]).toMatchObject({
+      type: "message",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "Hello world", annotations: [] }],
+    });
     expect(r.output[0]!.id).toMatch(/^msg_[A-Za-z0-9]{24}$/);
   });
 
@@ -48,7 +53,13 @@ describe("responses render", () => {
     expect(r.status).toBe("completed");
     expect(r.output.map((i) => i.type)).toEqual(["message", "function_call"]);
     const call = r.output[1]!;
-    expect(call).toMatchObject({ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" });
+    expect(call).toMatchObject({
+      type: "function_call",
+      call_id: "call_1",
+      name: "get_weather",
+      arguments: '{"city":"Paris"}',
+      status: "completed",
+    });
     expect(call.id).toMatch(/^fc_/);
   });
 

@@ -23,7 +23,14 @@ describe("responses request validation", () => {
   });
 
   test("a function tool without a name is rejected naming tools[i].name", () => {
-    const error = rejection({ model: "m", input: "hi", tools: [{ type: "function", name: "ok" }, { type: "function", parameters: {} }] });
+    const error = rejection({
+      model: "m",
+      input: "hi",
+      tools: [
+        { type: "function", name: "ok" },
+        { type: "function", parameters: {} },
+      ],
+    });
     expect(error).toEqual({ param: "tools[1].name", message: "'tools[1].name' is required." });
   });
 
@@ -44,11 +51,17 @@ describe("responses request validation", () => {
   });
 
   test("a number out of range says so rather than listing the union's types", () => {
-    expect(rejection({ model: "m", input: "x", temperature: 5 })).toEqual({ param: "temperature", message: "'temperature' is invalid: expected number to be less or equal to 2." });
+    expect(rejection({ model: "m", input: "x", temperature: 5 })).toEqual({
+      param: "temperature",
+      message: "'temperature' is invalid: expected number to be less or equal to 2.",
+    });
   });
 
   test("a content part that is not an object says it must be an object", () => {
-    expect(rejection({ model: "m", input: [{ role: "user", content: [5] }] })).toEqual({ param: "input[0].content[0]", message: "'input[0].content[0]' must be an object." });
+    expect(rejection({ model: "m", input: [{ role: "user", content: [5] }] })).toEqual({
+      param: "input[0].content[0]",
+      message: "'input[0].content[0]' must be an object.",
+    });
   });
 
   test("previous_response_id is refused because no state is kept", () => {
@@ -80,7 +93,12 @@ describe("responses request → chat request", () => {
   });
 
   test("items without type but with role and content are messages (easy input message)", () => {
-    const { request } = translate({ input: [{ role: "developer", content: "Rules" }, { role: "user", content: "Q" }] });
+    const { request } = translate({
+      input: [
+        { role: "developer", content: "Rules" },
+        { role: "user", content: "Q" },
+      ],
+    });
     expect(request.messages).toEqual([
       { role: "developer", content: "Rules" },
       { role: "user", content: "Q" },
@@ -110,7 +128,17 @@ describe("responses request → chat request", () => {
   });
 
   test("text-only parts collapse to a string", () => {
-    const { request } = translate({ input: [{ role: "user", content: [{ type: "input_text", text: "a" }, { type: "input_text", text: "b" }] }] });
+    const { request } = translate({
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "a" },
+            { type: "input_text", text: "b" },
+          ],
+        },
+      ],
+    });
     expect(request.messages[0]).toEqual({ role: "user", content: "ab" });
   });
 
@@ -126,7 +154,9 @@ describe("responses request → chat request", () => {
         },
       ],
     });
-    expect(request.messages[0]!.content).toEqual([{ type: "file", file: { file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" } }]);
+    expect(request.messages[0]!.content).toEqual([
+      { type: "file", file: { file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" } },
+    ]);
     expect(warnings.map((w) => w.code)).toEqual(["input[0].content[1]"]);
   });
 
@@ -158,8 +188,17 @@ describe("responses request → chat request", () => {
   });
 
   test("a function_call with no assistant text before it starts an assistant turn with null content", () => {
-    const { request } = translate({ input: [{ role: "user", content: "x" }, { type: "function_call", call_id: "c", name: "f", arguments: "{}" }] });
-    expect(request.messages[1]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] });
+    const { request } = translate({
+      input: [
+        { role: "user", content: "x" },
+        { type: "function_call", call_id: "c", name: "f", arguments: "{}" },
+      ],
+    });
+    expect(request.messages[1]).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+    });
   });
 
   test("function tools map to chat tools; hosted tools are dropped with a warning", () => {
@@ -173,11 +212,16 @@ describe("responses request → chat request", () => {
       parallel_tool_calls: false,
     });
     expect(request.tools).toEqual([
-      { type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: {} }, strict: true } },
+      {
+        type: "function",
+        function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: {} }, strict: true },
+      },
     ]);
     expect(request.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
     expect(request.parallel_tool_calls).toBe(false);
-    expect(warnings).toEqual([{ type: "unsupported_parameter", code: "tools[1]", message: "Hosted tool 'web_search' is not supported; it was dropped." }]);
+    expect(warnings).toEqual([
+      { type: "unsupported_parameter", code: "tools[1]", message: "Hosted tool 'web_search' is not supported; it was dropped." },
+    ]);
   });
 
   test("string tool_choice passes through", () => {

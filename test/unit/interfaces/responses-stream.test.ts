@@ -59,10 +59,20 @@ describe("responses stream encoder", () => {
     expect(deltas).toEqual(["Hello", " world"]);
     expect(events.find((e) => e.event === "response.output_text.done")!.data.text).toBe("Hello world");
     const response = last(events).data.response as Record<string, any>;
-    expect(response).toMatchObject({ id: "resp_test", object: "response", status: "completed", model: "chat-small-2026", output_text: "Hello world" });
+    expect(response).toMatchObject({
+      id: "resp_test",
+      object: "response",
+      status: "completed",
+      model: "chat-small-2026",
+      output_text: "Hello world",
+    });
     expect(response.usage.total_tokens).toBe(27);
     expect(response.routing_metadata).toEqual(routing);
-    expect(response.output[0]).toMatchObject({ type: "message", status: "completed", content: [{ type: "output_text", text: "Hello world" }] });
+    expect(response.output[0]).toMatchObject({
+      type: "message",
+      status: "completed",
+      content: [{ type: "output_text", text: "Hello world" }],
+    });
     const created = events[0]!.data.response as Record<string, any>;
     expect(created).toMatchObject({ id: "resp_test", status: "in_progress", output: [], usage: null, model: "acme/chat-small" });
   });
@@ -88,7 +98,13 @@ describe("responses stream encoder", () => {
     const argsDone = events.find((e) => e.event === "response.function_call_arguments.done")!.data;
     expect(argsDone).toMatchObject({ output_index: 1, name: "get_weather", arguments: '{"city":"Paris"}' });
     const response = last(events).data.response as Record<string, any>;
-    expect(response.output[1]).toMatchObject({ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" });
+    expect(response.output[1]).toMatchObject({
+      type: "function_call",
+      call_id: "call_1",
+      name: "get_weather",
+      arguments: '{"city":"Paris"}',
+      status: "completed",
+    });
   });
 
   test("two parallel tool calls become two function_call items in order", async () => {

@@ -26,8 +26,10 @@ import {
 const SSE = { status: 200, headers: { "content-type": "text/event-stream" } };
 const JSON_OK = { status: 200, headers: { "content-type": "application/json" } };
 
-const openai = (fetch: typeof globalThis.fetch) => new OpenAI({ apiKey: "sk-test", baseURL: "http://gateway.invalid/v1", fetch, maxRetries: 0 });
-const anthropic = (fetch: typeof globalThis.fetch) => new Anthropic({ apiKey: "sk-test", baseURL: "http://gateway.invalid", fetch, maxRetries: 0 });
+const openai = (fetch: typeof globalThis.fetch) =>
+  new OpenAI({ apiKey: "sk-test", baseURL: "http://gateway.invalid/v1", fetch, maxRetries: 0 });
+const anthropic = (fetch: typeof globalThis.fetch) =>
+  new Anthropic({ apiKey: "sk-test", baseURL: "http://gateway.invalid", fetch, maxRetries: 0 });
 
 const echo = responsesEcho({ model: "acme/chat-small", input: "hi" });
 const responsesSse = (events: PipelineEvent[]) => encode(responsesStreamEncoder(echo), events);
@@ -55,7 +57,10 @@ describe("openai SDK reads the Responses interface", () => {
   });
 
   test("responses.stream() accumulates a function call with its arguments", async () => {
-    const stream = openai(fetchReturning(await responsesSse(toolEvents), SSE)).responses.stream({ model: "acme/chat-small", input: "weather?" });
+    const stream = openai(fetchReturning(await responsesSse(toolEvents), SSE)).responses.stream({
+      model: "acme/chat-small",
+      input: "weather?",
+    });
     const r = await stream.finalResponse();
     const call = r.output.find((o) => o.type === "function_call");
     expect(call).toMatchObject({ type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' });
@@ -63,19 +68,27 @@ describe("openai SDK reads the Responses interface", () => {
   });
 
   test("responses.stream() reports a token-limit cut as incomplete", async () => {
-    const r = await openai(fetchReturning(await responsesSse(lengthEvents), SSE)).responses.stream({ model: "m", input: "x" }).finalResponse();
+    const r = await openai(fetchReturning(await responsesSse(lengthEvents), SSE))
+      .responses.stream({ model: "m", input: "x" })
+      .finalResponse();
     expect(r.status).toBe("incomplete");
     expect(r.incomplete_details?.reason).toBe("max_output_tokens");
   });
 
   test("responses.stream() surfaces a mid-stream failure as a failed response with its error", async () => {
-    const r = await openai(fetchReturning(await responsesSse(midStreamFailureEvents), SSE)).responses.stream({ model: "m", input: "x" }).finalResponse();
+    const r = await openai(fetchReturning(await responsesSse(midStreamFailureEvents), SSE))
+      .responses.stream({ model: "m", input: "x" })
+      .finalResponse();
     expect(r.status).toBe("failed");
     expect(r.error?.message).toBe("Upstream connection reset");
   });
 
   test("iterating responses.create({stream: true}) yields every event with its sequence_number", async () => {
-    const stream = await openai(fetchReturning(await responsesSse(textEvents), SSE)).responses.create({ model: "m", input: "x", stream: true });
+    const stream = await openai(fetchReturning(await responsesSse(textEvents), SSE)).responses.create({
+      model: "m",
+      input: "x",
+      stream: true,
+    });
     const seen: number[] = [];
     for await (const event of stream) seen.push(event.sequence_number);
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -85,13 +98,21 @@ describe("openai SDK reads the Responses interface", () => {
 describe("anthropic SDK reads the Messages interface", () => {
   test("messages.create parses the rendered Message", async () => {
     const body = JSON.stringify(renderMessage(chatResult({ content: "Checking.", tool_calls: [weatherCall] }, "tool_calls")));
-    const m = await anthropic(fetchReturning(body, JSON_OK)).messages.create({ model: "acme/chat-small", max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
+    const m = await anthropic(fetchReturning(body, JSON_OK)).messages.create({
+      model: "acme/chat-small",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(m.stop_reason).toBe("tool_use");
     expect(m.content[1]).toMatchObject({ type: "tool_use", name: "get_weather", input: { city: "Paris" } });
   });
 
   test("messages.stream().finalMessage() accumulates text, usage and stop_reason", async () => {
-    const stream = anthropic(fetchReturning(await messagesSse(textEvents), SSE)).messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
+    const stream = anthropic(fetchReturning(await messagesSse(textEvents), SSE)).messages.stream({
+      model: "m",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "hi" }],
+    });
     const texts: string[] = [];
     stream.on("text", (t) => texts.push(t));
     const m = await stream.finalMessage();
@@ -103,18 +124,26 @@ describe("anthropic SDK reads the Messages interface", () => {
   });
 
   test("messages.stream() parses streamed tool input JSON", async () => {
-    const m = await anthropic(fetchReturning(await messagesSse(toolEvents), SSE)).messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "x" }] }).finalMessage();
+    const m = await anthropic(fetchReturning(await messagesSse(toolEvents), SSE))
+      .messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "x" }] })
+      .finalMessage();
     expect(m.stop_reason).toBe("tool_use");
     expect(m.content[1]).toMatchObject({ type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } });
   });
 
   test("messages.stream() reports a token-limit cut as max_tokens", async () => {
-    const m = await anthropic(fetchReturning(await messagesSse(lengthEvents), SSE)).messages.stream({ model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] }).finalMessage();
+    const m = await anthropic(fetchReturning(await messagesSse(lengthEvents), SSE))
+      .messages.stream({ model: "m", max_tokens: 2, messages: [{ role: "user", content: "x" }] })
+      .finalMessage();
     expect(m.stop_reason).toBe("max_tokens");
   });
 
   test("a mid-stream error event makes finalMessage() reject with the SDK's APIError", async () => {
-    const stream = anthropic(fetchReturning(await messagesSse(midStreamFailureEvents), SSE)).messages.stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "x" }] });
+    const stream = anthropic(fetchReturning(await messagesSse(midStreamFailureEvents), SSE)).messages.stream({
+      model: "m",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "x" }],
+    });
     const error = await stream.finalMessage().then(
       () => null,
       (e: unknown) => e,

@@ -50,9 +50,15 @@ describe("withIdempotency", () => {
   test("in progress: a second call with the key while the first runs is refused", async () => {
     const deps = { store: memoryStore(), lock: new MemoryIdempotencyLock() };
     let finish!: () => void;
-    const first = withIdempotency(deps, call("k", {}), () => new Promise<Reply>((r) => (finish = () => r({ status: 201, body: { ok: 1 } }))));
+    const first = withIdempotency(
+      deps,
+      call("k", {}),
+      () => new Promise<Reply>((r) => (finish = () => r({ status: 201, body: { ok: 1 } }))),
+    );
     await Bun.sleep(0);
-    await expect(withIdempotency(deps, call("k", {}), async () => ({ status: 201 }))).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    await expect(withIdempotency(deps, call("k", {}), async () => ({ status: 201 }))).rejects.toMatchObject({
+      code: "idempotency_in_progress",
+    });
     finish();
     expect((await first).status).toBe(201);
     expect(await withIdempotency(deps, call("k", {}), async () => ({ status: 500 }))).toEqual({ status: 201, body: { ok: 1 } });
@@ -63,7 +69,10 @@ describe("withIdempotency", () => {
     const ok = async (): Promise<Reply> => ({ status: 201 });
     expect((await withIdempotency(deps, call("a".repeat(255), {}), ok)).status).toBe(201);
     for (const bad of ["", "a".repeat(256), "a b", "a/b"]) {
-      await expect(withIdempotency(deps, call(bad, {}), ok)).rejects.toMatchObject({ code: "invalid_parameter", extra: { param: "Idempotency-Key" } });
+      await expect(withIdempotency(deps, call(bad, {}), ok)).rejects.toMatchObject({
+        code: "invalid_parameter",
+        extra: { param: "Idempotency-Key" },
+      });
     }
   });
 });

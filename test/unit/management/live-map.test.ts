@@ -16,7 +16,13 @@ describe("LiveMap", () => {
     const reloading = m.reload(() => new Promise((r) => (finish = r)));
     m.set("ws1", "new");
     m.set("ws2", undefined);
-    finish(new Map([["ws1", "stale"], ["ws2", "stale"], ["ws3", "fresh"]]));
+    finish(
+      new Map([
+        ["ws1", "stale"],
+        ["ws2", "stale"],
+        ["ws3", "fresh"],
+      ]),
+    );
     await reloading;
     expect(m.get("ws1")).toBe("new");
     expect(m.get("ws2")).toBeUndefined();

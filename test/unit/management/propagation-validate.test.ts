@@ -9,12 +9,16 @@ describe("writeOutcome", () => {
     expect(writeOutcome(false, "created")).toEqual({ status: 201, propagationStatus: null });
     expect(writeOutcome(false, "updated")).toEqual({ status: 200, propagationStatus: null });
     expect(writeOutcome(false, "deleted")).toEqual({ status: 204, propagationStatus: null });
-    for (const kind of ["created", "updated", "deleted"] as const) expect(writeOutcome(true, kind)).toEqual({ status: 202, propagationStatus: "pending" });
+    for (const kind of ["created", "updated", "deleted"] as const)
+      expect(writeOutcome(true, kind)).toEqual({ status: 202, propagationStatus: "pending" });
   });
 });
 
 describe("validation helpers", () => {
-  const S = Type.Object({ mode: oneOf(["a", "b"] as const), items: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false });
+  const S = Type.Object(
+    { mode: oneOf(["a", "b"] as const), items: Type.Optional(Type.Array(Type.String())) },
+    { additionalProperties: false },
+  );
   const fail = (f: () => unknown): ApiError => {
     try {
       f();
@@ -42,7 +46,10 @@ describe("validation helpers", () => {
   });
 
   test("date ranges: whole UTC days, end inclusive; reversed is 400 on end_date", () => {
-    expect(dateRange("2026-01-01", "2026-01-01")).toEqual({ start: Date.parse("2026-01-01T00:00:00Z"), end: Date.parse("2026-01-02T00:00:00Z") });
+    expect(dateRange("2026-01-01", "2026-01-01")).toEqual({
+      start: Date.parse("2026-01-01T00:00:00Z"),
+      end: Date.parse("2026-01-02T00:00:00Z"),
+    });
     expect(dateRange(undefined, "2026-01-01T10:00:00Z")).toEqual({ start: undefined, end: Date.parse("2026-01-01T10:00:00Z") });
     expect(fail(() => dateRange("2026-02-01", "2026-01-01")).extra.param).toBe("end_date");
   });

@@ -23,7 +23,14 @@ function scriptedLedger() {
   };
 }
 
-const record = { workspaceId: "ws1", requestId: "r1", attempt: 1, isFinalAttempt: true, chargeCredits: true, costMicrodollars: 300 } as never;
+const record = {
+  workspaceId: "ws1",
+  requestId: "r1",
+  attempt: 1,
+  isFinalAttempt: true,
+  chargeCredits: true,
+  costMicrodollars: 300,
+} as never;
 
 async function ready(ledger: ReturnType<typeof scriptedLedger>, now: { t: number }) {
   const credits = new CreditService(ledger.db, { settleMs: 60_000, now: () => now.t });

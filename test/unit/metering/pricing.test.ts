@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { costMicrodollars, estimateMaxCostMicrodollars, estimatePromptTokens, formatUsd, usdToMicrodollars } from "../../../src/metering/pricing";
+import {
+  costMicrodollars,
+  estimateMaxCostMicrodollars,
+  estimatePromptTokens,
+  formatUsd,
+  usdToMicrodollars,
+} from "../../../src/metering/pricing";
 
 const usage = (inputTokens: number, outputTokens: number, cachedTokens = 0) => ({ inputTokens, outputTokens, cachedTokens });
 

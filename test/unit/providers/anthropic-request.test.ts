@@ -18,46 +18,79 @@ describe("anthropic buildRequest", () => {
   });
 
   test("hoists system and developer messages into system", () => {
-    const { json } = build({ messages: [{ role: "system", content: "Be brief." }, { role: "developer", content: [{ type: "text", text: "Use French." }] }, { role: "user", content: "Hi" }] });
+    const { json } = build({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "developer", content: [{ type: "text", text: "Use French." }] },
+        { role: "user", content: "Hi" },
+      ],
+    });
     expect(json.system).toBe("Be brief.\n\nUse French.");
     expect(json.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hi" }] }]);
   });
 
   test("merges consecutive same-role messages so roles alternate", () => {
-    const { json } = build({ messages: [{ role: "user", content: "a" }, { role: "user", content: "b" }, { role: "assistant", content: "c" }, { role: "assistant", content: "d" }] });
-    expect(json.messages.map((m: { role: string; content: unknown[] }) => [m.role, m.content.length])).toEqual([["user", 2], ["assistant", 2]]);
+    const { json } = build({
+      messages: [
+        { role: "user", content: "a" },
+        { role: "user", content: "b" },
+        { role: "assistant", content: "c" },
+        { role: "assistant", content: "d" },
+      ],
+    });
+    expect(json.messages.map((m: { role: string; content: unknown[] }) => [m.role, m.content.length])).toEqual([
+      ["user", 2],
+      ["assistant", 2],
+    ]);
   });
 
   test("turns tool calls into tool_use blocks and tool results into tool_result blocks in one user turn", () => {
     const messages: ChatMessage[] = [
       { role: "user", content: "Weather?" },
-      { role: "assistant", content: "Checking.", tool_calls: [
-        { id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris"}' } },
-        { id: "toolu_2", type: "function", function: { name: "get_weather", arguments: '{"location":"Oslo"}' } },
-      ] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        tool_calls: [
+          { id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris"}' } },
+          { id: "toolu_2", type: "function", function: { name: "get_weather", arguments: '{"location":"Oslo"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "toolu_1", content: "18C" },
       { role: "tool", tool_call_id: "toolu_2", content: "4C" },
       { role: "user", content: "And tomorrow?" },
     ];
     const { json } = build({ messages });
-    expect(json.messages[1]).toEqual({ role: "assistant", content: [
-      { type: "text", text: "Checking." },
-      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { location: "Paris" } },
-      { type: "tool_use", id: "toolu_2", name: "get_weather", input: { location: "Oslo" } },
-    ] });
-    expect(json.messages[2]).toEqual({ role: "user", content: [
-      { type: "tool_result", tool_use_id: "toolu_1", content: "18C" },
-      { type: "tool_result", tool_use_id: "toolu_2", content: "4C" },
-      { type: "text", text: "And tomorrow?" },
-    ] });
+    expect(json.messages[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Checking." },
+        { type: "tool_use", id: "toolu_1", name: "get_weather", input: { location: "Paris" } },
+        { type: "tool_use", id: "toolu_2", name: "get_weather", input: { location: "Oslo" } },
+      ],
+    });
+    expect(json.messages[2]).toEqual({
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: "18C" },
+        { type: "tool_result", tool_use_id: "toolu_2", content: "4C" },
+        { type: "text", text: "And tomorrow?" },
+      ],
+    });
   });
 
   test("maps data: image URLs to base64 sources and http URLs to url sources", () => {
-    const { json } = build({ messages: [{ role: "user", content: [
-      { type: "text", text: "What is this?" },
-      { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
-      { type: "image_url", image_url: { url: "https://example.test/cat.jpg" } },
-    ] }] });
+    const { json } = build({
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+            { type: "image_url", image_url: { url: "https://example.test/cat.jpg" } },
+          ],
+        },
+      ],
+    });
     expect(json.messages[0].content.slice(1)).toEqual([
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
       { type: "image", source: { type: "url", url: "https://example.test/cat.jpg" } },
@@ -76,25 +109,61 @@ describe("anthropic buildRequest", () => {
   });
 
   test("maps tools to input_schema and tool_choice required/function/none", () => {
-    const tools: ChatRequest["tools"] = [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { location: { type: "string" } } } } }];
-    expect(build({ tools }).json.tools).toEqual([{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } }]);
+    const tools: ChatRequest["tools"] = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Weather",
+          parameters: { type: "object", properties: { location: { type: "string" } } },
+        },
+      },
+    ];
+    expect(build({ tools }).json.tools).toEqual([
+      { name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } },
+    ]);
     expect(build({ tools, tool_choice: "required" }).json.tool_choice).toEqual({ type: "any" });
     expect(build({ tools, tool_choice: "none" }).json.tool_choice).toEqual({ type: "none" });
-    expect(build({ tools, tool_choice: { type: "function", function: { name: "get_weather" } } }).json.tool_choice).toEqual({ type: "tool", name: "get_weather" });
+    expect(build({ tools, tool_choice: { type: "function", function: { name: "get_weather" } } }).json.tool_choice).toEqual({
+      type: "tool",
+      name: "get_weather",
+    });
     expect(build({ tools, parallel_tool_calls: false }).json.tool_choice).toEqual({ type: "auto", disable_parallel_tool_use: true });
   });
 
   test("turns response_format json_schema into a system hint carrying the schema, without a warning", () => {
-    const built = build({ response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object", properties: { a: { type: "number" } } } } } });
+    const built = build({
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "x", schema: { type: "object", properties: { a: { type: "number" } } } },
+      },
+    });
     expect(built.json.system).toContain('{"type":"object","properties":{"a":{"type":"number"}}}');
     expect(built.warnings).toEqual([]);
   });
 
   test("drops unsupported parameters with one unsupported_parameter warning each", () => {
-    const built = build({ logit_bias: { "1": 2 }, n: 2, seed: 7, presence_penalty: 0.5, frequency_penalty: 0.1, logprobs: true, some_vendor_field: 1 });
-    expect(built.warnings.map((w) => w.code).sort()).toEqual(["frequency_penalty", "logit_bias", "logprobs", "n", "presence_penalty", "seed", "some_vendor_field"]);
+    const built = build({
+      logit_bias: { "1": 2 },
+      n: 2,
+      seed: 7,
+      presence_penalty: 0.5,
+      frequency_penalty: 0.1,
+      logprobs: true,
+      some_vendor_field: 1,
+    });
+    expect(built.warnings.map((w) => w.code).sort()).toEqual([
+      "frequency_penalty",
+      "logit_bias",
+      "logprobs",
+      "n",
+      "presence_penalty",
+      "seed",
+      "some_vendor_field",
+    ]);
     expect(built.warnings.every((w) => w.type === "unsupported_parameter")).toBe(true);
-    for (const field of ["logit_bias", "n", "seed", "presence_penalty", "frequency_penalty", "logprobs", "some_vendor_field"]) expect(built.json[field]).toBeUndefined();
+    for (const field of ["logit_bias", "n", "seed", "presence_penalty", "frequency_penalty", "logprobs", "some_vendor_field"])
+      expect(built.json[field]).toBeUndefined();
   });
 
   test("does not warn about defaults (n: 1, logprobs: false, null fields)", () => {

@@ -7,7 +7,14 @@ describe("anthropic parseResponse", () => {
   test("maps text content, end_turn → stop and usage", () => {
     const result = adapter.parseResponse(JSON.parse(readFixture("anthropic/text.json")), target("anthropic"));
     expect(result.id).toBe("msg_01XFDUDYJgAACzvnptvVoYEL");
-    expect(result.choices).toEqual([{ index: 0, message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null }, logprobs: null, finish_reason: "stop" }]);
+    expect(result.choices).toEqual([
+      {
+        index: 0,
+        message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ]);
     expect(result.usage).toEqual({ inputTokens: 25, outputTokens: 15, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
@@ -16,10 +23,24 @@ describe("anthropic parseResponse", () => {
     expect(result.choices[0].finish_reason).toBe("tool_calls");
     expect(result.choices[0].message.content).toBe("I'll check the weather in both cities.");
     expect(result.choices[0].message.tool_calls).toEqual([
-      { id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris, France"}' } },
-      { id: "toolu_01VHjnBqEw3C2mXUzMZEGKrc", type: "function", function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' } },
+      {
+        id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Paris, France"}' },
+      },
+      {
+        id: "toolu_01VHjnBqEw3C2mXUzMZEGKrc",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
+      },
     ]);
-    expect(result.usage).toEqual({ inputTokens: 472 + 2048 + 512, outputTokens: 89, cachedTokens: 2048, cacheWriteTokens: 512, reasoningTokens: 0 });
+    expect(result.usage).toEqual({
+      inputTokens: 472 + 2048 + 512,
+      outputTokens: 89,
+      cachedTokens: 2048,
+      cacheWriteTokens: 512,
+      reasoningTokens: 0,
+    });
   });
 
   test("maps max_tokens → length and leaves thinking blocks out of the content", () => {
@@ -39,8 +60,15 @@ describe("anthropic stream", () => {
     const out = assemble(events);
     expect(out.content).toBe("Hello! Grüße 👋 — how can I help?");
     expect(out.finishReason).toBe("stop");
-    expect(events[0]).toMatchObject({ type: "delta", id: "msg_01XFDUDYJgAACzvnptvVoYEL", model: "claude-sonnet-4-5-20250929", delta: { role: "assistant" } });
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 25, outputTokens: 15, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } }]);
+    expect(events[0]).toMatchObject({
+      type: "delta",
+      id: "msg_01XFDUDYJgAACzvnptvVoYEL",
+      model: "claude-sonnet-4-5-20250929",
+      delta: { role: "assistant" },
+    });
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 25, outputTokens: 15, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
     expect(events.at(-1)?.type).toBe("usage");
   });
 
@@ -53,7 +81,9 @@ describe("anthropic stream", () => {
       { id: "toolu_01VHjnBqEw3C2mXUzMZEGKrc", name: "get_weather", arguments: '{"location": "Bogotá, Colombia"}' },
     ]);
     expect(out.finishReason).toBe("tool_calls");
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 3032, outputTokens: 89, cachedTokens: 2048, cacheWriteTokens: 512, reasoningTokens: 0 } }]);
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 3032, outputTokens: 89, cachedTokens: 2048, cacheWriteTokens: 512, reasoningTokens: 0 } },
+    ]);
   });
 
   test("turns an error event into an error with the status of its type (overloaded → 529, retryable)", async () => {

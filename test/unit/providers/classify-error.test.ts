@@ -8,10 +8,19 @@ const ADAPTERS: AdapterName[] = ["openai", "anthropic", "gemini"];
 
 describe("classifyError status rules (every adapter)", () => {
   const cases: [number, string, boolean][] = [
-    [400, "invalid_request", false], [404, "invalid_request", false], [422, "invalid_request", false],
-    [401, "auth_failed", true], [403, "auth_failed", true],
-    [408, "provider_timeout", true], [409, "provider_error", true], [429, "rate_limited", true],
-    [500, "provider_error", true], [502, "provider_error", true], [503, "provider_error", true], [504, "provider_timeout", true], [529, "provider_error", true],
+    [400, "invalid_request", false],
+    [404, "invalid_request", false],
+    [422, "invalid_request", false],
+    [401, "auth_failed", true],
+    [403, "auth_failed", true],
+    [408, "provider_timeout", true],
+    [409, "provider_error", true],
+    [429, "rate_limited", true],
+    [500, "provider_error", true],
+    [502, "provider_error", true],
+    [503, "provider_error", true],
+    [504, "provider_timeout", true],
+    [529, "provider_error", true],
   ];
   for (const adapter of ADAPTERS) {
     for (const [status, code, retryable] of cases) {
@@ -45,7 +54,12 @@ describe("classifyError messages and hints", () => {
 
   test("gemini: a 400 with reason API_KEY_INVALID is auth_failed, keeping the upstream status", () => {
     const error = adapterFor("gemini").classifyError(400, readFixture("gemini/error-400-invalid-key.json"), new Headers());
-    expect(error).toEqual({ code: "auth_failed", status: 400, retryable: true, message: "API key not valid. Please pass a valid API key." });
+    expect(error).toEqual({
+      code: "auth_failed",
+      status: 400,
+      retryable: true,
+      message: "API key not valid. Please pass a valid API key.",
+    });
   });
 
   test("gemini: a plain 400 stays invalid_request", () => {
@@ -57,7 +71,9 @@ describe("classifyError messages and hints", () => {
   });
 
   test("a body that is not JSON gives a generic message with the status", () => {
-    expect(adapterFor("anthropic").classifyError(502, "<html>Bad gateway</html>", new Headers()).message).toBe("Upstream answered HTTP 502");
+    expect(adapterFor("anthropic").classifyError(502, "<html>Bad gateway</html>", new Headers()).message).toBe(
+      "Upstream answered HTTP 502",
+    );
   });
 });
 

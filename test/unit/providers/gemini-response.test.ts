@@ -10,7 +10,14 @@ describe("gemini parseResponse", () => {
     const result = adapter.parseResponse(JSON.parse(readFixture("gemini/text.json")), t);
     expect(result.id).toBe("2FBEaOyqMPa1mtkPwKvb-QE");
     expect(result.model).toBe("gemini-2.5-flash");
-    expect(result.choices).toEqual([{ index: 0, message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null }, logprobs: null, finish_reason: "stop" }]);
+    expect(result.choices).toEqual([
+      {
+        index: 0,
+        message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ]);
     expect(result.usage).toEqual({ inputTokens: 9, outputTokens: 13 + 29, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 29 });
   });
 
@@ -21,8 +28,16 @@ describe("gemini parseResponse", () => {
     expect(first.choices[0].message.content).toBeNull();
     expect(first.choices[0].finish_reason).toBe("tool_calls");
     expect(first.choices[0].message.tool_calls).toEqual([
-      { id: "call_kFBEaPzNGe6nmtkP0Iai0Qk_0", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris, France"}' } },
-      { id: "call_kFBEaPzNGe6nmtkP0Iai0Qk_1", type: "function", function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' } },
+      {
+        id: "call_kFBEaPzNGe6nmtkP0Iai0Qk_0",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Paris, France"}' },
+      },
+      {
+        id: "call_kFBEaPzNGe6nmtkP0Iai0Qk_1",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
+      },
     ]);
     expect(again.choices[0].message.tool_calls?.map((c) => c.id)).toEqual(first.choices[0].message.tool_calls!.map((c) => c.id));
     expect(first.usage).toEqual({ inputTokens: 96, outputTokens: 84, cachedTokens: 64, cacheWriteTokens: 0, reasoningTokens: 50 });
@@ -39,7 +54,9 @@ describe("gemini parseResponse", () => {
       expect(adapter.parseResponse(text, t).choices[0].finish_reason).toBe("content_filter");
     }
     const blocked = adapter.parseResponse(JSON.parse(readFixture("gemini/safety-blocked.json")), t);
-    expect(blocked.choices).toEqual([{ index: 0, message: { role: "assistant", content: null, refusal: null }, logprobs: null, finish_reason: "content_filter" }]);
+    expect(blocked.choices).toEqual([
+      { index: 0, message: { role: "assistant", content: null, refusal: null }, logprobs: null, finish_reason: "content_filter" },
+    ]);
   });
 });
 
@@ -50,7 +67,9 @@ describe("gemini stream", () => {
     expect(out.content).toBe("Hello! Grüße 👋 — how can I help?");
     expect(out.finishReason).toBe("stop");
     expect(events[0]).toMatchObject({ type: "delta", id: "2FBEaOyqMPa1mtkPwKvb-QE", delta: { role: "assistant" } });
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 9, outputTokens: 42, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 29 } }]);
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 9, outputTokens: 42, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 29 } },
+    ]);
   });
 
   test("turns each functionCall part into a complete tool call with the same ids as the JSON path", async () => {
@@ -60,12 +79,22 @@ describe("gemini stream", () => {
       { id: "call_2FBEaOyqMPa1mtkPwKvb-QE_1", name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
     ]);
     expect(out.finishReason).toBe("tool_calls");
-    expect(out.usage[0]).toEqual({ type: "usage", usage: { inputTokens: 96, outputTokens: 84, cachedTokens: 64, cacheWriteTokens: 0, reasoningTokens: 50 } });
+    expect(out.usage[0]).toEqual({
+      type: "usage",
+      usage: { inputTokens: 96, outputTokens: 84, cachedTokens: 64, cacheWriteTokens: 0, reasoningTokens: 50 },
+    });
   });
 
   test("turns an error object in the stream into an error event", async () => {
-    const events = await runStream("gemini", ['data: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}\r\n\r\n'], t);
-    expect(events[0]).toEqual({ type: "error", error: { code: "provider_error", status: 503, retryable: true, message: "The model is overloaded." } });
+    const events = await runStream(
+      "gemini",
+      ['data: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}\r\n\r\n'],
+      t,
+    );
+    expect(events[0]).toEqual({
+      type: "error",
+      error: { code: "provider_error", status: 503, retryable: true, message: "The model is overloaded." },
+    });
     expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
   });
 });

@@ -14,7 +14,14 @@ afterAll(() => mock.stop());
 beforeEach(() => mock.reset());
 
 function targetOn(adapter: AdapterName, provider = "alpha"): UpstreamTarget {
-  return { providerId: provider, adapter, baseUrl: mock.baseUrl(adapter, provider), apiKey: "sk-mock-0123456789", providerModelId: "mock-model-1", maxOutputTokens: 1024 };
+  return {
+    providerId: provider,
+    adapter,
+    baseUrl: mock.baseUrl(adapter, provider),
+    apiKey: "sk-mock-0123456789",
+    providerModelId: "mock-model-1",
+    maxOutputTokens: 1024,
+  };
 }
 
 async function send(adapter: AdapterName, req: ChatRequest, t = targetOn(adapter)) {
@@ -27,7 +34,11 @@ async function streamEvents(adapter: AdapterName, res: Response): Promise<Stream
 }
 
 const chat: ChatRequest = { model: "acme/x", messages: [{ role: "user", content: "Hi" }] };
-const toolReply = { kind: "reply" as const, toolCalls: [{ name: "get_weather", arguments: { location: "Paris" } }], usage: { input: 120, output: 30, cached: 100, reasoning: 10 } };
+const toolReply = {
+  kind: "reply" as const,
+  toolCalls: [{ name: "get_weather", arguments: { location: "Paris" } }],
+  usage: { input: 120, output: 30, cached: 100, reasoning: 10 },
+};
 
 describe("mock upstream round trip", () => {
   for (const adapter of ADAPTERS) {
@@ -43,8 +54,16 @@ describe("mock upstream round trip", () => {
       const res = await send(adapter, chat);
       const result = adapterFor(adapter).parseResponse(await res.json(), targetOn(adapter));
       expect(result.choices[0].finish_reason).toBe("tool_calls");
-      expect(result.choices[0].message.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([["get_weather", { location: "Paris" }]]);
-      expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 30, cachedTokens: 100, cacheWriteTokens: 0, reasoningTokens: adapter === "anthropic" ? 0 : 10 });
+      expect(result.choices[0].message.tool_calls?.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+        ["get_weather", { location: "Paris" }],
+      ]);
+      expect(result.usage).toEqual({
+        inputTokens: 120,
+        outputTokens: 30,
+        cachedTokens: 100,
+        cacheWriteTokens: 0,
+        reasoningTokens: adapter === "anthropic" ? 0 : 10,
+      });
     });
 
     test(`${adapter}: a synthesized stream with tool calls and usage translates back`, async () => {
@@ -77,7 +96,10 @@ describe("mock upstream round trip", () => {
   });
 
   test("a script array plays in order and repeats its last behaviour", async () => {
-    mock.setScript({ provider: "alpha" }, [{ kind: "error", status: 503 }, { kind: "reply", text: "ok" }]);
+    mock.setScript({ provider: "alpha" }, [
+      { kind: "error", status: 503 },
+      { kind: "reply", text: "ok" },
+    ]);
     expect((await send("openai", chat)).status).toBe(503);
     expect((await send("openai", chat)).status).toBe(200);
     expect((await send("openai", chat)).status).toBe(200);

@@ -69,7 +69,13 @@ describe("openai-compatible parseResponse", () => {
   });
 
   test("reads DeepSeek's prompt_cache_hit_tokens as cached tokens", () => {
-    const json = { id: "x", created: 1, model: "deepseek-chat", choices: [], usage: { prompt_tokens: 100, completion_tokens: 5, prompt_cache_hit_tokens: 64 } };
+    const json = {
+      id: "x",
+      created: 1,
+      model: "deepseek-chat",
+      choices: [],
+      usage: { prompt_tokens: 100, completion_tokens: 5, prompt_cache_hit_tokens: 64 },
+    };
     expect(adapter.parseResponse(json, target("openai")).usage.cachedTokens).toBe(64);
   });
 
@@ -84,8 +90,16 @@ describe("openai-compatible stream", () => {
     const out = assemble(events);
     expect(out.content).toBe("Hello! Grüße 👋 — how can I help?");
     expect(out.finishReason).toBe("stop");
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 19, outputTokens: 10, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } }]);
-    expect(events[0]).toMatchObject({ type: "delta", id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", model: "gpt-4o-mini-2024-07-18", delta: { role: "assistant", content: "" }, finishReason: null });
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 19, outputTokens: 10, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
+    expect(events[0]).toMatchObject({
+      type: "delta",
+      id: "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
+      model: "gpt-4o-mini-2024-07-18",
+      delta: { role: "assistant", content: "" },
+      finishReason: null,
+    });
     expect(events.at(-1)?.type).toBe("usage");
   });
 
@@ -100,22 +114,37 @@ describe("openai-compatible stream", () => {
   });
 
   test("emits zero usage once in flush when the server never sends usage or [DONE]", async () => {
-    const events = await runStream("openai", ['data: {"id":"a","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}\n\n']);
-    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } }]);
+    const events = await runStream("openai", [
+      'data: {"id":"a","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}\n\n',
+    ]);
+    expect(events.filter((e) => e.type === "usage")).toEqual([
+      { type: "usage", usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
   });
 
   test("reads Groq's x_groq.usage", async () => {
-    const events = await runStream("openai", ['data: {"id":"a","created":1,"model":"m","choices":[],"x_groq":{"usage":{"prompt_tokens":7,"completion_tokens":3}}}\n\n', "data: [DONE]\n\n"]);
-    expect(events).toEqual([{ type: "usage", usage: { inputTokens: 7, outputTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } }]);
+    const events = await runStream("openai", [
+      'data: {"id":"a","created":1,"model":"m","choices":[],"x_groq":{"usage":{"prompt_tokens":7,"completion_tokens":3}}}\n\n',
+      "data: [DONE]\n\n",
+    ]);
+    expect(events).toEqual([
+      { type: "usage", usage: { inputTokens: 7, outputTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
   });
 
   test("turns a mid-stream error chunk into an error event with its status", async () => {
     const events = await runStream("openai", ['data: {"error":{"code":502,"message":"Provider returned error"}}\n\n']);
-    expect(events[0]).toEqual({ type: "error", error: { code: "provider_error", status: 502, retryable: true, message: "Provider returned error" } });
+    expect(events[0]).toEqual({
+      type: "error",
+      error: { code: "provider_error", status: 502, retryable: true, message: "Provider returned error" },
+    });
   });
 
   test("turns a non-JSON data event into a malformed-stream error and ignores the rest", async () => {
-    const events = await runStream("openai", ["data: {oops\n\n", 'data: {"id":"a","choices":[{"index":0,"delta":{"content":"late"}}]}\n\n']);
+    const events = await runStream("openai", [
+      "data: {oops\n\n",
+      'data: {"id":"a","choices":[{"index":0,"delta":{"content":"late"}}]}\n\n',
+    ]);
     expect(events.map((e) => e.type)).toEqual(["error", "usage"]);
   });
 });

@@ -18,7 +18,12 @@ describe("openai-responses buildRequest: envelope", () => {
 
   test("uses the route's provider model id, never stores, and asks for SSE on streams", () => {
     const built = adapter.buildRequest({ ...base, stream: true, stream_options: { include_usage: true } }, target("openai"));
-    expect(JSON.parse(built.body)).toEqual({ model: "model-x", input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "Hi" }] }], store: false, stream: true });
+    expect(JSON.parse(built.body)).toEqual({
+      model: "model-x",
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "Hi" }] }],
+      store: false,
+      stream: true,
+    });
     expect(built.headers.accept).toBe("text/event-stream");
     expect(built.warnings).toEqual([]);
   });
@@ -37,7 +42,14 @@ describe("openai-responses buildRequest: envelope", () => {
 
 describe("openai-responses buildRequest: messages", () => {
   test("system and developer messages become the joined instructions", () => {
-    const req: ChatRequest = { ...base, messages: [{ role: "system", content: "Be brief." }, { role: "developer", content: [{ type: "text", text: "Answer in French." }] }, ...base.messages] };
+    const req: ChatRequest = {
+      ...base,
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
+        ...base.messages,
+      ],
+    };
     const body = bodyOf(req);
     expect(body.instructions).toBe("Be brief.\n\nAnswer in French.");
     expect(body.input).toHaveLength(1);
@@ -46,23 +58,47 @@ describe("openai-responses buildRequest: messages", () => {
   test("user text and image parts become input_text and input_image", () => {
     const req: ChatRequest = {
       ...base,
-      messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "https://img.test/a.png", detail: "low" } }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] }],
-    };
-    expect(bodyOf(req).input).toEqual([{
-      type: "message",
-      role: "user",
-      content: [
-        { type: "input_text", text: "What is this?" },
-        { type: "input_image", image_url: "https://img.test/a.png", detail: "low" },
-        { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "auto" },
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: "https://img.test/a.png", detail: "low" } },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+          ],
+        },
       ],
-    }]);
+    };
+    expect(bodyOf(req).input).toEqual([
+      {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "What is this?" },
+          { type: "input_image", image_url: "https://img.test/a.png", detail: "low" },
+          { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "auto" },
+        ],
+      },
+    ]);
   });
 
   test("file parts become input_file; unsupported parts are dropped with a warning", () => {
-    const req: ChatRequest = { ...base, messages: [{ role: "user", content: [{ type: "file", file: { file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" } }, { type: "input_audio", input_audio: { data: "x", format: "wav" } }] }] };
+    const req: ChatRequest = {
+      ...base,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "file", file: { file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" } },
+            { type: "input_audio", input_audio: { data: "x", format: "wav" } },
+          ],
+        },
+      ],
+    };
     const built = adapter.buildRequest(req, target("openai"));
-    expect(JSON.parse(built.body).input[0].content).toEqual([{ type: "input_file", file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" }]);
+    expect(JSON.parse(built.body).input[0].content).toEqual([
+      { type: "input_file", file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" },
+    ]);
     expect(built.warnings.map((w) => w.code)).toEqual(["content.input_audio"]);
   });
 
@@ -80,7 +116,14 @@ describe("openai-responses buildRequest: messages", () => {
           ],
         },
         { role: "tool", tool_call_id: "call_1", content: "18C" },
-        { role: "tool", tool_call_id: "call_2", content: [{ type: "text", text: "21" }, { type: "text", text: "C" }] },
+        {
+          role: "tool",
+          tool_call_id: "call_2",
+          content: [
+            { type: "text", text: "21" },
+            { type: "text", text: "C" },
+          ],
+        },
         { role: "assistant", content: "Paris 18C, Rome 21C." },
       ],
     };
@@ -100,34 +143,71 @@ describe("openai-responses buildRequest: messages", () => {
       ...base,
       messages: [
         { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "snap", arguments: "{}" } }] },
-        { role: "tool", tool_call_id: "call_9", content: [{ type: "text", text: "see" }, { type: "image_url", image_url: { url: "https://img.test/s.png" } }] },
+        {
+          role: "tool",
+          tool_call_id: "call_9",
+          content: [
+            { type: "text", text: "see" },
+            { type: "image_url", image_url: { url: "https://img.test/s.png" } },
+          ],
+        },
       ],
     };
     expect(bodyOf(req).input).toEqual([
       { type: "function_call", call_id: "call_9", name: "snap", arguments: "{}" },
-      { type: "function_call_output", call_id: "call_9", output: [{ type: "input_text", text: "see" }, { type: "input_image", image_url: "https://img.test/s.png", detail: "auto" }] },
+      {
+        type: "function_call_output",
+        call_id: "call_9",
+        output: [
+          { type: "input_text", text: "see" },
+          { type: "input_image", image_url: "https://img.test/s.png", detail: "auto" },
+        ],
+      },
     ]);
   });
 });
 
 describe("openai-responses buildRequest: tools and options", () => {
   const tools: ChatRequest["tools"] = [
-    { type: "function", function: { name: "get_weather", description: "Weather now", parameters: { type: "object", properties: { city: { type: "string" } } } } },
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "Weather now",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+      },
+    },
     { type: "function", function: { name: "noop", strict: true } },
   ];
 
   test("function tools are flattened, non-strict unless asked", () => {
     expect(bodyOf({ ...base, tools }).tools).toEqual([
-      { type: "function", name: "get_weather", description: "Weather now", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false },
+      {
+        type: "function",
+        name: "get_weather",
+        description: "Weather now",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+        strict: false,
+      },
       { type: "function", name: "noop", parameters: { type: "object", properties: {} }, strict: true },
     ]);
   });
 
   test("tool_choice strings, named functions and allowed_tools map; parallel_tool_calls travels", () => {
     for (const choice of ["auto", "none", "required"]) expect(bodyOf({ ...base, tools, tool_choice: choice }).tool_choice).toBe(choice);
-    expect(bodyOf({ ...base, tools, tool_choice: { type: "function", function: { name: "noop" } } }).tool_choice).toEqual({ type: "function", name: "noop" });
-    const allowed = { type: "allowed_tools", allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "get_weather" } }] } };
-    expect(bodyOf({ ...base, tools, tool_choice: allowed }).tool_choice).toEqual({ type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "get_weather" }] });
+    expect(bodyOf({ ...base, tools, tool_choice: { type: "function", function: { name: "noop" } } }).tool_choice).toEqual({
+      type: "function",
+      name: "noop",
+    });
+    const allowed = {
+      type: "allowed_tools",
+      allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "get_weather" } }] },
+    };
+    expect(bodyOf({ ...base, tools, tool_choice: allowed }).tool_choice).toEqual({
+      type: "allowed_tools",
+      mode: "required",
+      tools: [{ type: "function", name: "get_weather" }],
+    });
     expect(bodyOf({ ...base, tools, parallel_tool_calls: false }).parallel_tool_calls).toBe(false);
   });
 
@@ -145,7 +225,11 @@ describe("openai-responses buildRequest: tools and options", () => {
 
   test("response_format json_schema and json_object become text.format; verbosity joins them", () => {
     const schema = { type: "object", properties: { a: { type: "number" } }, required: ["a"], additionalProperties: false };
-    const req: ChatRequest = { ...base, response_format: { type: "json_schema", json_schema: { name: "answer", schema, strict: true } }, verbosity: "low" };
+    const req: ChatRequest = {
+      ...base,
+      response_format: { type: "json_schema", json_schema: { name: "answer", schema, strict: true } },
+      verbosity: "low",
+    };
     expect(bodyOf(req).text).toEqual({ format: { type: "json_schema", name: "answer", schema, strict: true }, verbosity: "low" });
     expect(bodyOf({ ...base, response_format: { type: "json_object" } }).text).toEqual({ format: { type: "json_object" } });
     expect(bodyOf({ ...base, response_format: { type: "text" } }).text).toBeUndefined();
@@ -157,10 +241,42 @@ describe("openai-responses buildRequest: tools and options", () => {
   });
 
   test("unsupported fields are dropped with one warning each; defaults warn nothing", () => {
-    const req: ChatRequest = { ...base, n: 2, logit_bias: { "1": 2 }, seed: 7, stop: ["x"], presence_penalty: 0.5, frequency_penalty: 0.5, logprobs: true, top_logprobs: 3, modalities: ["text"] };
+    const req: ChatRequest = {
+      ...base,
+      n: 2,
+      logit_bias: { "1": 2 },
+      seed: 7,
+      stop: ["x"],
+      presence_penalty: 0.5,
+      frequency_penalty: 0.5,
+      logprobs: true,
+      top_logprobs: 3,
+      modalities: ["text"],
+    };
     const body = bodyOf(req);
-    for (const field of ["n", "logit_bias", "seed", "stop", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "modalities"]) expect(body[field]).toBeUndefined();
-    expect(codesOf(req).sort()).toEqual(["frequency_penalty", "logit_bias", "logprobs", "modalities", "n", "presence_penalty", "seed", "stop", "top_logprobs"]);
+    for (const field of [
+      "n",
+      "logit_bias",
+      "seed",
+      "stop",
+      "presence_penalty",
+      "frequency_penalty",
+      "logprobs",
+      "top_logprobs",
+      "modalities",
+    ])
+      expect(body[field]).toBeUndefined();
+    expect(codesOf(req).sort()).toEqual([
+      "frequency_penalty",
+      "logit_bias",
+      "logprobs",
+      "modalities",
+      "n",
+      "presence_penalty",
+      "seed",
+      "stop",
+      "top_logprobs",
+    ]);
     expect(codesOf({ ...base, n: 1, logprobs: false, stop: null as never })).toEqual([]);
   });
 });

@@ -9,13 +9,20 @@ const parse = (file: string) => adapter.parseResponse(JSON.parse(readFixture(`op
 describe("openai-responses parseResponse", () => {
   test("maps a text answer (reasoning item skipped) with its id, time, model and usage", () => {
     const result = parse("text.json");
-    expect(result).toMatchObject({ id: "resp_68f9a1c0a1b2c3d4e5f60718293a4b5c", created: 1761234567, model: "gpt-5.5-pro-2026-04-23", systemFingerprint: null });
-    expect(result.choices).toEqual([{
-      index: 0,
-      message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null },
-      logprobs: null,
-      finish_reason: "stop",
-    }]);
+    expect(result).toMatchObject({
+      id: "resp_68f9a1c0a1b2c3d4e5f60718293a4b5c",
+      created: 1761234567,
+      model: "gpt-5.5-pro-2026-04-23",
+      systemFingerprint: null,
+    });
+    expect(result.choices).toEqual([
+      {
+        index: 0,
+        message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ]);
     expect(result.usage).toEqual({ inputTokens: 19, outputTokens: 210, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 192 });
   });
 
@@ -24,8 +31,16 @@ describe("openai-responses parseResponse", () => {
     expect(result.choices[0].finish_reason).toBe("tool_calls");
     expect(result.choices[0].message.content).toBeNull();
     expect(result.choices[0].message.tool_calls).toEqual([
-      { id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris, France"}' } },
-      { id: "call_ABb3oPZFkHtW4ypJ3bLgmFCs", type: "function", function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' } },
+      {
+        id: "call_DdmO9pD3xa9XTPNJ32zg2hcA",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Paris, France"}' },
+      },
+      {
+        id: "call_ABb3oPZFkHtW4ypJ3bLgmFCs",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
+      },
     ]);
     expect(result.usage).toEqual({ inputTokens: 2100, outputTokens: 900, cachedTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 768 });
   });
@@ -38,11 +53,17 @@ describe("openai-responses parseResponse", () => {
 
   test("an incomplete response stopped by the content filter finishes with content_filter", () => {
     const json = { id: "resp_1", status: "incomplete", incomplete_details: { reason: "content_filter" }, output: [], usage: null };
-    expect(adapter.parseResponse(json, target("openai")).choices[0]).toMatchObject({ finish_reason: "content_filter", message: { content: null } });
+    expect(adapter.parseResponse(json, target("openai")).choices[0]).toMatchObject({
+      finish_reason: "content_filter",
+      message: { content: null },
+    });
   });
 
   test("refusal parts become the message refusal; missing fields default", () => {
-    const json = { status: "completed", output: [{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }] };
+    const json = {
+      status: "completed",
+      output: [{ type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }],
+    };
     const result = adapter.parseResponse(json, target("openai"));
     expect(result.choices[0].message).toEqual({ role: "assistant", content: null, refusal: "I can't help with that." });
     expect(result.model).toBe("model-x");
@@ -67,10 +88,16 @@ describe("openai-responses classifyError", () => {
 
   test("a 400 is the caller's fault and not retried; an HTML 502 gets a generic message", () => {
     expect(adapter.classifyError(400, '{"error":{"message":"Unsupported parameter: \'stop\'"}}', new Headers())).toEqual({
-      code: "invalid_request", status: 400, retryable: false, message: "Unsupported parameter: 'stop'",
+      code: "invalid_request",
+      status: 400,
+      retryable: false,
+      message: "Unsupported parameter: 'stop'",
     });
     expect(adapter.classifyError(502, "<html>bad gateway</html>", new Headers())).toEqual({
-      code: "provider_error", status: 502, retryable: true, message: "Upstream answered HTTP 502",
+      code: "provider_error",
+      status: 502,
+      retryable: true,
+      message: "Upstream answered HTTP 502",
     });
   });
 });

@@ -4,7 +4,8 @@ import type { StreamEvent } from "../../../src/providers/types";
 import { fixtureSseEvents } from "../../support/mock-upstream-wire";
 import { assemble, bytesStream, collect, target } from "./stream-harness";
 
-const run = (pieces: (string | Uint8Array)[]): Promise<StreamEvent[]> => collect(bytesStream(pieces).pipeThrough(adapter.streamTransform(target("openai"))));
+const run = (pieces: (string | Uint8Array)[]): Promise<StreamEvent[]> =>
+  collect(bytesStream(pieces).pipeThrough(adapter.streamTransform(target("openai"))));
 const fixture = (name: string) => fixtureSseEvents("openai-responses", `openai-responses/${name}.chunks.txt`);
 const frame = (payload: object) => `event: ${(payload as { type: string }).type}\ndata: ${JSON.stringify(payload)}\n\n`;
 const deltas = (events: StreamEvent[]) => events.filter((e): e is Extract<StreamEvent, { type: "delta" }> => e.type === "delta");
@@ -13,10 +14,23 @@ describe("openai-responses stream translation", () => {
   test("text: a role delta, one content delta per text delta, the finish, then usage once", async () => {
     const events = await run(fixture("text"));
     const out = deltas(events);
-    expect(out[0]).toEqual({ type: "delta", id: "resp_68f9a1c0a1b2c3d4e5f60718293a4b5c", created: 1761234567, model: "gpt-5.5-pro-2026-04-23", choiceIndex: 0, delta: { role: "assistant", content: "" }, finishReason: null });
-    expect(out.slice(1, -1).map((e) => e.delta)).toEqual(["Hello", "! Grüße", " 👋", " —", " how", " can", " I", " help", "?"].map((content) => ({ content })));
+    expect(out[0]).toEqual({
+      type: "delta",
+      id: "resp_68f9a1c0a1b2c3d4e5f60718293a4b5c",
+      created: 1761234567,
+      model: "gpt-5.5-pro-2026-04-23",
+      choiceIndex: 0,
+      delta: { role: "assistant", content: "" },
+      finishReason: null,
+    });
+    expect(out.slice(1, -1).map((e) => e.delta)).toEqual(
+      ["Hello", "! Grüße", " 👋", " —", " how", " can", " I", " help", "?"].map((content) => ({ content })),
+    );
     expect(out[out.length - 1]).toMatchObject({ delta: {}, finishReason: "stop" });
-    expect(events[events.length - 1]).toEqual({ type: "usage", usage: { inputTokens: 19, outputTokens: 210, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 192 } });
+    expect(events[events.length - 1]).toEqual({
+      type: "usage",
+      usage: { inputTokens: 19, outputTokens: 210, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 192 },
+    });
     expect(assemble(events)).toMatchObject({ content: "Hello! Grüße 👋 — how can I help?", finishReason: "stop", errors: [] });
     expect(assemble(events).usage).toHaveLength(1);
   });
@@ -29,14 +43,20 @@ describe("openai-responses stream translation", () => {
       { id: "call_ABb3oPZFkHtW4ypJ3bLgmFCs", name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
     ]);
     expect(out.finishReason).toBe("tool_calls");
-    expect(deltas(events)[1].delta).toEqual({ tool_calls: [{ index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", type: "function", function: { name: "get_weather", arguments: "" } }] });
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 2100, outputTokens: 900, cachedTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 768 } }]);
+    expect(deltas(events)[1].delta).toEqual({
+      tool_calls: [{ index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", type: "function", function: { name: "get_weather", arguments: "" } }],
+    });
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 2100, outputTokens: 900, cachedTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 768 } },
+    ]);
   });
 
   test("response.incomplete with max_output_tokens finishes with length and still reports usage", async () => {
     const out = assemble(await run(fixture("incomplete")));
     expect(out).toMatchObject({ content: "Once upon a", finishReason: "length", errors: [] });
-    expect(out.usage).toEqual([{ type: "usage", usage: { inputTokens: 12, outputTokens: 64, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 60 } }]);
+    expect(out.usage).toEqual([
+      { type: "usage", usage: { inputTokens: 12, outputTokens: 64, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 60 } },
+    ]);
   });
 
   test("a call sent whole in output_item.done (no argument deltas) is still delivered once", async () => {
@@ -58,7 +78,10 @@ describe("openai-responses stream translation", () => {
       frame({ type: "response.refusal.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "I can't" }),
       frame({ type: "response.incomplete", response: { status: "incomplete", incomplete_details: { reason: "content_filter" } } }),
     ]);
-    expect(deltas(events).map((e) => [e.delta, e.finishReason])).toEqual([[{ refusal: "I can't" }, null], [{}, "content_filter"]]);
+    expect(deltas(events).map((e) => [e.delta, e.finishReason])).toEqual([
+      [{ refusal: "I can't" }, null],
+      [{}, "content_filter"],
+    ]);
   });
 
   test("nothing after the terminal event is translated", async () => {
@@ -70,7 +93,9 @@ describe("openai-responses stream translation", () => {
   test("a stream cut before its terminal event still ends with exactly one (zero) usage event", async () => {
     const events = await run(fixture("text").slice(0, 8));
     expect(assemble(events).finishReason).toBeNull();
-    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } }]);
+    expect(events.filter((e) => e.type === "usage")).toEqual([
+      { type: "usage", usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ]);
   });
 });
 
@@ -78,21 +103,51 @@ describe("openai-responses stream errors", () => {
   test("response.failed → a retryable provider error, then the failed response's usage", async () => {
     const events = await run(fixture("failed"));
     const out = assemble(events);
-    expect(out.errors).toEqual([{ type: "error", error: { code: "provider_error", status: 500, retryable: true, message: "The server had an error processing your request. Sorry about that!" } }]);
-    expect(events[events.length - 1]).toEqual({ type: "usage", usage: { inputTokens: 40, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } });
+    expect(out.errors).toEqual([
+      {
+        type: "error",
+        error: {
+          code: "provider_error",
+          status: 500,
+          retryable: true,
+          message: "The server had an error processing your request. Sorry about that!",
+        },
+      },
+    ]);
+    expect(events[events.length - 1]).toEqual({
+      type: "usage",
+      usage: { inputTokens: 40, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    });
   });
 
   test("an error event with rate_limit_exceeded → rate_limited, retryable", async () => {
     const out = assemble(await run(fixture("error-event")));
-    expect(out.errors).toEqual([{ type: "error", error: { code: "rate_limited", status: 429, retryable: true, message: "Rate limit reached for gpt-5.5-pro. Please try again in 1.4s." } }]);
+    expect(out.errors).toEqual([
+      {
+        type: "error",
+        error: {
+          code: "rate_limited",
+          status: 429,
+          retryable: true,
+          message: "Rate limit reached for gpt-5.5-pro. Please try again in 1.4s.",
+        },
+      },
+    ]);
     expect(out.usage).toHaveLength(1);
   });
 
   test("a failure caused by the prompt is not retryable; a nested error shape is read too", async () => {
-    const failed = { type: "response.failed", response: { status: "failed", error: { code: "invalid_prompt", message: "Invalid prompt" } } };
-    expect(assemble(await run([frame(failed)])).errors[0]).toMatchObject({ error: { code: "invalid_request", status: 400, retryable: false } });
+    const failed = {
+      type: "response.failed",
+      response: { status: "failed", error: { code: "invalid_prompt", message: "Invalid prompt" } },
+    };
+    expect(assemble(await run([frame(failed)])).errors[0]).toMatchObject({
+      error: { code: "invalid_request", status: 400, retryable: false },
+    });
     const nested = { type: "error", error: { type: "server_error", code: "server_error", message: "boom" } };
-    expect(assemble(await run([frame(nested)])).errors[0]).toMatchObject({ error: { code: "provider_error", status: 500, retryable: true, message: "boom" } });
+    expect(assemble(await run([frame(nested)])).errors[0]).toMatchObject({
+      error: { code: "provider_error", status: 500, retryable: true, message: "boom" },
+    });
   });
 
   test("a non-JSON event ends the translation with one malformed-stream error", async () => {

@@ -6,7 +6,8 @@ async function decode(pieces: (string | Uint8Array)[]): Promise<SseEvent[]> {
   return collect(bytesStream(pieces).pipeThrough(sseDecoder()));
 }
 
-const WIRE = ": keep-alive comment\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\ndata: line one\ndata: line two\n\n: another comment\n\nid: 7\ndata: héllo 👋\r\n\r\n";
+const WIRE =
+  ': keep-alive comment\r\nevent: message_start\r\ndata: {"a":1}\r\n\r\ndata: line one\ndata: line two\n\n: another comment\n\nid: 7\ndata: héllo 👋\r\n\r\n';
 const EXPECTED: SseEvent[] = [
   { event: "message_start", data: '{"a":1}', id: undefined },
   { event: undefined, data: "line one\nline two", id: undefined },

@@ -6,7 +6,15 @@ import { UpstreamEvents } from "../../../src/inference/upstream-events";
 
 export function target(adapter: AdapterName, over: Partial<UpstreamTarget> = {}): UpstreamTarget {
   const baseUrl = adapter === "openai" ? "https://api.example.test/v1" : "https://api.example.test";
-  return { providerId: `p-${adapter}`, adapter, baseUrl, apiKey: "sk-test-key-123456", providerModelId: "model-x", maxOutputTokens: 4096, ...over };
+  return {
+    providerId: `p-${adapter}`,
+    adapter,
+    baseUrl,
+    apiKey: "sk-test-key-123456",
+    providerModelId: "model-x",
+    maxOutputTokens: 4096,
+    ...over,
+  };
 }
 
 export function bytesStream(pieces: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
@@ -27,7 +35,11 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
 }
 
 /** Bytes through the pipeline's production reader (inference/upstream-events.ts) with this adapter. */
-export async function runStream(adapter: AdapterName, pieces: (string | Uint8Array)[], t: UpstreamTarget = target(adapter)): Promise<StreamEvent[]> {
+export async function runStream(
+  adapter: AdapterName,
+  pieces: (string | Uint8Array)[],
+  t: UpstreamTarget = target(adapter),
+): Promise<StreamEvent[]> {
   const events = new UpstreamEvents(bytesStream(pieces), adapterFor(adapter), t, new AbortController());
   const out: StreamEvent[] = [];
   for (;;) {
@@ -39,7 +51,11 @@ export async function runStream(adapter: AdapterName, pieces: (string | Uint8Arr
 }
 
 /** The same bytes through the adapter's TransformStream form (streamTransform), for pipeThrough users. */
-export async function runStreamPiped(adapter: AdapterName, pieces: (string | Uint8Array)[], t: UpstreamTarget = target(adapter)): Promise<StreamEvent[]> {
+export async function runStreamPiped(
+  adapter: AdapterName,
+  pieces: (string | Uint8Array)[],
+  t: UpstreamTarget = target(adapter),
+): Promise<StreamEvent[]> {
   return collect(bytesStream(pieces).pipeThrough(adapterFor(adapter).streamTransform(t)));
 }
 
@@ -64,5 +80,11 @@ export function assemble(events: StreamEvent[]) {
     }
     if (e.finishReason) finishReason = e.finishReason;
   }
-  return { content, finishReason, tools, usage: events.filter((e) => e.type === "usage"), errors: events.filter((e) => e.type === "error") };
+  return {
+    content,
+    finishReason,
+    tools,
+    usage: events.filter((e) => e.type === "usage"),
+    errors: events.filter((e) => e.type === "error"),
+  };
 }

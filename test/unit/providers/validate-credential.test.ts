@@ -27,7 +27,11 @@ describe("validateCredential", () => {
     });
 
     test(`${adapter}: a rejected key is invalid`, async () => {
-      const result = await adapterFor(adapter).validateCredential(mock.baseUrl(adapter, providerFor(adapter, "good")), "sk-wrong-0123456789", 2000);
+      const result = await adapterFor(adapter).validateCredential(
+        mock.baseUrl(adapter, providerFor(adapter, "good")),
+        "sk-wrong-0123456789",
+        2000,
+      );
       expect(result).toMatchObject({ ok: false, kind: "invalid" });
     });
 
@@ -59,7 +63,10 @@ describe("validateCredential", () => {
       calls.push(String(input));
       return new Response("{}", { status: 401 });
     }) as typeof fetch;
-    expect(await adapterFor("anthropic").validateCredential("https://api.example.test/", GOOD, 1000, fakeFetch)).toMatchObject({ ok: false, kind: "invalid" });
+    expect(await adapterFor("anthropic").validateCredential("https://api.example.test/", GOOD, 1000, fakeFetch)).toMatchObject({
+      ok: false,
+      kind: "invalid",
+    });
     expect(calls).toEqual(["https://api.example.test/v1/models"]);
   });
 });

@@ -1,13 +1,7 @@
 // Small hand-built catalog entries for the routing tests: only the fields routing reads matter,
 // the rest get plausible defaults.
 import { CAPABILITY_KEYS } from "../../../src/catalog/types";
-import type {
-  Capabilities,
-  DataPolicy,
-  ModelEntry,
-  ProviderEntry,
-  RouteEntry,
-} from "../../../src/catalog/types";
+import type { Capabilities, DataPolicy, ModelEntry, ProviderEntry, RouteEntry } from "../../../src/catalog/types";
 
 const capabilities = Object.fromEntries(CAPABILITY_KEYS.map((k) => [k, true])) as Capabilities;
 

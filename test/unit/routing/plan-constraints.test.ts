@@ -56,10 +56,7 @@ describe("constraints", () => {
 
   test("max_ttft_ms compares the expected TTFT, measured once traffic exists", () => {
     const health = new HealthStore();
-    expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual([
-      "a/a-model",
-      "b/b-model",
-    ]);
+    expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual(["a/a-model", "b/b-model"]);
     health.recordSuccess("a/a-model", { ttftMs: 2_000, latencyMs: 3_000 }, NOW);
     expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual(["b/b-model"]);
     const p = run({ health, request: { maxTtftMs: 100 } });

@@ -22,9 +22,7 @@ const wide = model(
   Array.from({ length: 25 }, (_, i) => route({ provider: `w${i}`, input: i + 1, output: i + 1 })),
 );
 
-const providers = new Map(
-  ["p1", "p2", ...Array.from({ length: 25 }, (_, i) => `w${i}`)].map((id) => [id, provider(id)]),
-);
+const providers = new Map(["p1", "p2", ...Array.from({ length: 25 }, (_, i) => `w${i}`)].map((id) => [id, provider(id)]));
 
 function run(overrides: Partial<PlanInput>): RoutePlan {
   return planRoute({
@@ -89,11 +87,7 @@ describe("plan length", () => {
   });
 
   test("max_fallback_attempts caps the plan at 1 + max_fallback_attempts", () => {
-    expect(planned(run({ models: [wide], defaults: { max_fallback_attempts: 2 } }))).toEqual([
-      "w0/w0-model",
-      "w1/w1-model",
-      "w2/w2-model",
-    ]);
+    expect(planned(run({ models: [wide], defaults: { max_fallback_attempts: 2 } }))).toEqual(["w0/w0-model", "w1/w1-model", "w2/w2-model"]);
   });
 
   test("max_fallback_attempts caps a fallback plan across models", () => {

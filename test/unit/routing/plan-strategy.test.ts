@@ -88,8 +88,7 @@ const spread = model("acme/spread", [
 
 function expectWeightedScore(c: Candidate): void {
   const b = c.breakdown;
-  const expected =
-    b.cost.weight * b.cost.normalized + b.ttft.weight * b.ttft.normalized + b.tps.weight * b.tps.normalized;
+  const expected = b.cost.weight * b.cost.normalized + b.ttft.weight * b.ttft.normalized + b.tps.weight * b.tps.normalized;
   expect(c.score).toBeCloseTo(expected, 12);
 }
 
