@@ -104,3 +104,23 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe("uncaught exceptions", () => {
+  test("become a fixed 500 internal_error without a stack, logged with the request id", async () => {
+    const s = await startServer();
+    try {
+      // With the database closed, looking up a key the cache has never seen throws inside the handler.
+      await s.deps.db.close();
+      const r = await s.fetch("/v1/me", { key: "ak_" + "Z".repeat(40), headers: { "x-request-id": "boom-1" } });
+      expect(r.status).toBe(500);
+      const body = (await r.json()) as { error: Record<string, unknown> };
+      expect(body.error).toMatchObject({ code: "internal_error", type: "api_error", param: null, doc_url: "/docs/errors#internal_error" });
+      expect(JSON.stringify(body)).not.toMatch(/at .*\.ts|stack|Database/);
+      expect(r.headers.get("x-request-id")).toBe("boom-1");
+      const logged = s.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "unhandled error");
+      expect(logged).toMatchObject({ request_id: "boom-1", level: "error" });
+    } finally {
+      await s.stop().catch(() => {});
+    }
+  });
+});
