@@ -24,6 +24,8 @@ export function sha256Hex(s: string): string {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A client's X-Request-ID is honoured when it is short and plain; otherwise we make one. */
 export function requestIdFrom(header: string | null): string {
-  // randomUUID is Bun's fastest CSPRNG path (one call, no per-character loop): this runs on every request.
-  return header && REQUEST_ID.test(header) ? header : `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  // Time-ordered (UUIDv7): request records and debit rows are keyed by it, and ordered keys append to
+  // the end of their B-trees instead of dirtying pages all over them (random IDs made every batch's
+  // commit several times dearer). One native call per request, no per-character loop.
+  return header && REQUEST_ID.test(header) ? header : `req_${Bun.randomUUIDv7().replaceAll("-", "")}`;
 }
