@@ -26,6 +26,12 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE TABLE `usage_rollups` (\n\t`workspace_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`model` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`api_key_id` text NOT NULL,\n\t`requests` integer NOT NULL,\n\t`errors` integer NOT NULL,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `day`, `model`, `provider`, `api_key_id`)\n);",
    "CREATE TABLE `workspaces` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`is_default` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);"
   ]
+ },
+ {
+  "tag": "0001_ledger_created_index",
+  "statements": [
+   "CREATE INDEX `ledger_created_idx` ON `credit_ledger` (`created_at`);"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -53,6 +59,12 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "CREATE UNIQUE INDEX \"invites_token_idx\" ON \"invites\" USING btree (\"token_hash\");",
    "CREATE UNIQUE INDEX \"members_ws_email_idx\" ON \"members\" USING btree (\"workspace_id\",\"email\");",
    "CREATE INDEX \"rr_ws_created_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"created_at\");"
+  ]
+ },
+ {
+  "tag": "0001_ledger_created_index",
+  "statements": [
+   "CREATE INDEX \"ledger_created_idx\" ON \"credit_ledger\" USING btree (\"created_at\");"
   ]
  }
 ];

@@ -146,7 +146,8 @@ export const creditLedger = sqliteTable(
     requestId: text("request_id"),
     createdAt: ms("created_at").notNull(),
   },
-  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt)],
+  // created_at alone: the credit poller sums the recent rows of every workspace each second.
+  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt), index("ledger_created_idx").on(t.createdAt)],
 );
 
 export const idempotencyRecords = sqliteTable(

@@ -1,0 +1,1 @@
+CREATE INDEX `ledger_created_idx` ON `credit_ledger` (`created_at`);
