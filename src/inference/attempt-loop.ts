@@ -27,7 +27,7 @@ export async function runAttempts<T>(
     const c = candidates[i]!;
     const startedAt = Date.now();
     if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
-    const plan = planAttempt(deps, ctx.workspaceId, prepared, c, stream);
+    const plan = planAttempt(deps, ctx.workspaceId, prepared, c, stream, ctx.endpoint);
     const attempt = log.length + 1;
     const r = await tryOne(plan, attempt, log, startedAt);
     if (r.ok) return r.value;

@@ -23,6 +23,8 @@ export function planAttempt(
   prepared: Prepared,
   candidate: Candidate,
   stream: boolean,
+  /** The client's interface: a /v1/responses call may use a provider's native Responses API. */
+  endpoint?: string,
 ): AttemptPlan {
   const provider = candidate.provider;
   const cred = credentialFor(deps, workspaceId, provider.id);
@@ -35,7 +37,7 @@ export function planAttempt(
     extensions: prepared.extensions[provider.id],
     maxOutputTokens: candidate.route.maxOutputTokens,
   };
-  const adapter = adapterForRoute(provider, candidate.route);
+  const adapter = adapterForRoute(provider, candidate.route, endpoint);
   const built = adapter.buildRequest({ ...prepared.request, stream }, target);
   return {
     candidate,

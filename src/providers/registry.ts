@@ -18,12 +18,15 @@ export function adapterFor(name: AdapterName): ProviderAdapter {
 }
 
 /**
- * The adapter for one route: an OpenAI-protocol route served only on the Responses API (e.g.
- * gpt-5.5-pro, endpoints ["responses"]) speaks that protocol; every other route its provider's.
+ * The adapter for one attempt. An OpenAI-protocol route served only on the Responses API (e.g.
+ * gpt-5.5-pro, endpoints ["responses"]) speaks that protocol; so does a /v1/responses call to a provider
+ * whose catalog entry supports the Responses API natively (it is passed to that API, not translated to
+ * chat completions). Every other attempt speaks its provider's protocol.
  */
-export function adapterForRoute(provider: ProviderEntry, route: RouteEntry): ProviderAdapter {
-  if (provider.adapter === "openai" && route.endpoints.includes("responses") && !route.endpoints.includes("chat_completions")) {
-    return openAIResponsesAdapter;
+export function adapterForRoute(provider: ProviderEntry, route: RouteEntry, interfaceEndpoint?: string): ProviderAdapter {
+  if (provider.adapter === "openai" && route.endpoints.includes("responses")) {
+    if (!route.endpoints.includes("chat_completions")) return openAIResponsesAdapter;
+    if (interfaceEndpoint === "responses" && provider.supportsResponses) return openAIResponsesAdapter;
   }
   return adapterFor(provider.adapter);
 }

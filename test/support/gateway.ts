@@ -39,6 +39,8 @@ export function gatewayConfig(mock: MockUpstream, extra: Record<string, unknown>
       beta: p("anthropic", "beta", { data_policy: "zdr" }),
       gamma: p("gemini", "gamma", { data_policy: "none" }),
       nokey: { adapter: "openai", base_url: mock.baseUrl("openai", "nokey") },
+      // Accepts the Responses API natively, like OpenAI itself.
+      delta: p("openai", "delta", { supports_responses: true }),
     },
     models: {
       "acme/chat": {
@@ -52,6 +54,7 @@ export function gatewayConfig(mock: MockUpstream, extra: Record<string, unknown>
       "acme/gemini-only": { routes: [route("gamma", "gemini-solo", 0.3, 2.5)] },
       "acme/unroutable": { routes: [route("nokey", "x", 1, 1)] },
       // Offered only through OpenAI's Responses API (like gpt-5.5-pro): served by the openai-responses adapter.
+      "acme/dual": { routes: [route("delta", "delta-dual", 1, 2, { endpoints: ["chat_completions", "responses"] })] },
       "acme/responses-only": { routes: [route("alpha", "alpha-pro", 10, 40, { endpoints: ["responses"] })] },
     },
     ...extra,

@@ -78,6 +78,14 @@ describe("/v1/responses with the official openai SDK", () => {
     expect(respList.data.map((m) => m.id)).toContain("acme/responses-only");
   });
 
+  test("a provider that supports the Responses API natively gets /v1/responses calls on its /responses; chat calls stay on chat", async () => {
+    const r = await openai.responses.create({ model: "acme/dual", input: "hi" });
+    expect(r.status).toBe("completed");
+    expect(g.mock.requests.at(-1)!).toMatchObject({ provider: "delta", route: "responses" });
+    await openai.chat.completions.create({ model: "acme/dual", messages: [{ role: "user", content: "hi" }] });
+    expect(g.mock.requests.at(-1)!).toMatchObject({ provider: "delta", route: "chat" });
+  });
+
   test("a cut by the token limit is response.incomplete with the reason", async () => {
     g.mock.setScript({ route: "chat" }, { kind: "reply", text: "cut", finish: "length" });
     const r = await openai.responses.create({ model: "acme/anthropic-only", input: "long", max_output_tokens: 3 });
