@@ -16,6 +16,7 @@ await db.migrate();
 function record(i: number): RequestRecord {
   const final = i % 10 !== 0;
   return {
+    recordId: `rec_${i}`,
     requestId: `bench_${i}`,
     attempt: 1,
     workspaceId: `ws_${i % 20}`,

@@ -97,6 +97,7 @@ CREATE TABLE "members" (
 );
 --> statement-breakpoint
 CREATE TABLE "request_records" (
+	"id" text PRIMARY KEY NOT NULL,
 	"request_id" text NOT NULL,
 	"attempt" integer NOT NULL,
 	"workspace_id" text NOT NULL,
@@ -123,8 +124,7 @@ CREATE TABLE "request_records" (
 	"trace_id" text,
 	"user_id" text,
 	"tags" text,
-	"custom_fields" text,
-	CONSTRAINT "request_records_request_id_attempt_pk" PRIMARY KEY("request_id","attempt")
+	"custom_fields" text
 );
 --> statement-breakpoint
 CREATE TABLE "routing_defaults" (
@@ -166,6 +166,8 @@ CREATE INDEX "audit_ws_idx" ON "audit_events" USING btree ("workspace_id","creat
 CREATE UNIQUE INDEX "budgets_scope_period_idx" ON "budgets" USING btree ("workspace_id","scope","scope_id","period");--> statement-breakpoint
 CREATE INDEX "byok_ws_provider_idx" ON "byok_keys" USING btree ("workspace_id","provider");--> statement-breakpoint
 CREATE INDEX "ledger_ws_idx" ON "credit_ledger" USING btree ("workspace_id","created_at");--> statement-breakpoint
+CREATE INDEX "ledger_created_idx" ON "credit_ledger" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "invites_token_idx" ON "invites" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_ws_email_idx" ON "members" USING btree ("workspace_id","email");--> statement-breakpoint
-CREATE INDEX "rr_ws_created_idx" ON "request_records" USING btree ("workspace_id","created_at");
+CREATE INDEX "rr_ws_created_idx" ON "request_records" USING btree ("workspace_id","created_at");--> statement-breakpoint
+CREATE INDEX "rr_ws_request_idx" ON "request_records" USING btree ("workspace_id","request_id");

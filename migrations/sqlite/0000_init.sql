@@ -70,6 +70,7 @@ CREATE TABLE `credit_ledger` (
 );
 --> statement-breakpoint
 CREATE INDEX `ledger_ws_idx` ON `credit_ledger` (`workspace_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `ledger_created_idx` ON `credit_ledger` (`created_at`);--> statement-breakpoint
 CREATE TABLE `idempotency_records` (
 	`workspace_id` text NOT NULL,
 	`route` text NOT NULL,
@@ -105,6 +106,7 @@ CREATE TABLE `members` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `members_ws_email_idx` ON `members` (`workspace_id`,`email`);--> statement-breakpoint
 CREATE TABLE `request_records` (
+	`id` text PRIMARY KEY NOT NULL,
 	`request_id` text NOT NULL,
 	`attempt` integer NOT NULL,
 	`workspace_id` text NOT NULL,
@@ -131,11 +133,11 @@ CREATE TABLE `request_records` (
 	`trace_id` text,
 	`user_id` text,
 	`tags` text,
-	`custom_fields` text,
-	PRIMARY KEY(`request_id`, `attempt`)
+	`custom_fields` text
 );
 --> statement-breakpoint
 CREATE INDEX `rr_ws_created_idx` ON `request_records` (`workspace_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `rr_ws_request_idx` ON `request_records` (`workspace_id`,`request_id`);--> statement-breakpoint
 CREATE TABLE `routing_defaults` (
 	`workspace_id` text PRIMARY KEY NOT NULL,
 	`optimize` text,

@@ -1,5 +1,6 @@
 // Request records for attempts: one per attempt, handed to the write-behind queue (never awaited).
 import type { RequestRecord } from "../metering/request-record";
+import { newId } from "../platform/ids";
 import type { Usage } from "../providers/types";
 import type { CallContext } from "./context";
 import type { AttemptPlan } from "./attempt";
@@ -27,6 +28,7 @@ export function buildRecord(
   startedAt: number,
 ): RequestRecord {
   return {
+    recordId: newId(),
     requestId: ctx.requestId,
     attempt: o.attempt,
     workspaceId: ctx.workspaceId,

@@ -97,9 +97,9 @@ export class CreditService {
    * Applies a call's charge in memory at settle time. The ledger row comes from the RecordWriter when it
    * writes the call's final record with chargeCredits; the same request ID links the two.
    */
-  debit(workspaceId: string, requestId: string, microdollars: number): void {
+  debit(workspaceId: string, recordId: string, microdollars: number): void {
     if (microdollars <= 0) return;
-    const id = debitLedgerId(requestId);
+    const id = debitLedgerId(recordId);
     if (this.pending.has(id)) return;
     this.pending.set(id, { workspaceId, amount: microdollars });
     this.bumpPending(workspaceId, microdollars);
@@ -108,14 +108,14 @@ export class CreditService {
 
   /** debit() for a record that the RecordWriter will turn into a ledger row (same rule: chargesCredits). */
   debitRecord(r: RequestRecord): void {
-    if (chargesCredits(r)) this.debit(r.workspaceId, r.requestId, r.costMicrodollars);
+    if (chargesCredits(r)) this.debit(r.workspaceId, r.recordId, r.costMicrodollars);
   }
 
   /** RecordWriter onFlushed hook: the batch's debit rows are committed. */
   markFlushed(records: readonly RequestRecord[]): void {
     for (const r of records) {
       if (!chargesCredits(r)) continue;
-      const p = this.pending.get(debitLedgerId(r.requestId));
+      const p = this.pending.get(debitLedgerId(r.recordId));
       if (p && p.flushedAtPoll === undefined) p.flushedAtPoll = this.pollSeq;
     }
   }

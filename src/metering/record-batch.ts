@@ -28,12 +28,12 @@ export async function writeBatch(db: Database, batch: readonly RequestRecord[], 
 }
 
 async function insertRecords(db: Database, orm: Orm, batch: readonly RequestRecord[]): Promise<RequestRecord[]> {
-  const inserted = await db.insertIgnoring(orm, "requestRecords", batch.map(toRow), ["requestId", "attempt"], ["requestId", "attempt"]);
-  const insertedKeys = new Set(inserted.map((r) => key(r.requestId as string, Number(r.attempt))));
+  const inserted = await db.insertIgnoring(orm, "requestRecords", batch.map(toRow), ["id"], ["id"]);
+  const insertedKeys = new Set(inserted.map((r) => r.id as string));
   // A key is consumed on first match, so a record enqueued twice in one batch counts once.
   const fresh: RequestRecord[] = [];
   for (const r of batch) {
-    if (insertedKeys.delete(key(r.requestId, r.attempt))) fresh.push(r);
+    if (insertedKeys.delete(r.recordId)) fresh.push(r);
   }
   return fresh;
 }
@@ -110,7 +110,7 @@ async function upsertRollups(db: Database, orm: Orm, fresh: readonly RequestReco
  */
 async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecord[], now: number): Promise<void> {
   const rows: LedgerRow[] = fresh.filter(chargesCredits).map((r) => ({
-    id: debitLedgerId(r.requestId),
+    id: debitLedgerId(r.recordId),
     workspaceId: r.workspaceId,
     amountMicrodollars: -r.costMicrodollars,
     reason: "usage",
@@ -118,8 +118,4 @@ async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecor
     createdAt: now,
   }));
   await db.insertIgnoring(orm, "creditLedger", rows, ["id"], []);
-}
-
-function key(requestId: string, attempt: number): string {
-  return `${attempt}:${requestId}`;
 }

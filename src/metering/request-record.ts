@@ -6,6 +6,8 @@ import type { requestRecords } from "../platform/db/schema-sqlite";
 export type ApiKeySource = "platform" | "byok";
 
 export interface RequestRecord {
+  /** Server-generated, unique per attempt (time-ordered): the key of the record and of its credit debit. */
+  recordId: string;
   /** The X-Request-ID of the call. */
   requestId: string;
   attempt: number;
@@ -48,6 +50,7 @@ export type RequestRecordRow = typeof requestRecords.$inferInsert;
 
 export function toRow(r: RequestRecord): RequestRecordRow {
   return {
+    id: r.recordId,
     requestId: r.requestId,
     attempt: r.attempt,
     workspaceId: r.workspaceId,
@@ -78,9 +81,12 @@ export function toRow(r: RequestRecord): RequestRecordRow {
   };
 }
 
-/** The ledger row ID of a call's credit debit: derived from the request ID so a retried batch cannot debit twice. */
-export function debitLedgerId(requestId: string): string {
-  return `debit:${requestId}`;
+/**
+ * The ledger row ID of a call's credit debit: derived from the final record's server-generated ID, so a
+ * retried batch cannot debit twice (and a client reusing an X-Request-ID cannot dodge a debit).
+ */
+export function debitLedgerId(recordId: string): string {
+  return `debit:${recordId}`;
 }
 
 /** Does this record produce a credit debit? (CONTRACT §5: BYOK attempts are never charged.) */

@@ -15,22 +15,18 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE INDEX `byok_ws_provider_idx` ON `byok_keys` (`workspace_id`,`provider`);",
    "CREATE TABLE `credit_ledger` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`amount_microdollars` integer NOT NULL,\n\t`reason` text NOT NULL,\n\t`request_id` text,\n\t`created_at` integer NOT NULL\n);",
    "CREATE INDEX `ledger_ws_idx` ON `credit_ledger` (`workspace_id`,`created_at`);",
+   "CREATE INDEX `ledger_created_idx` ON `credit_ledger` (`created_at`);",
    "CREATE TABLE `idempotency_records` (\n\t`workspace_id` text NOT NULL,\n\t`route` text NOT NULL,\n\t`key` text NOT NULL,\n\t`body_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`response_status` integer,\n\t`response_body` text,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `route`, `key`)\n);",
    "CREATE TABLE `invites` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`email` text NOT NULL,\n\t`role` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`accepted_at` integer,\n\t`created_at` integer NOT NULL\n);",
    "CREATE UNIQUE INDEX `invites_token_idx` ON `invites` (`token_hash`);",
    "CREATE TABLE `members` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`email` text NOT NULL,\n\t`role` text NOT NULL,\n\t`created_at` integer NOT NULL\n);",
    "CREATE UNIQUE INDEX `members_ws_email_idx` ON `members` (`workspace_id`,`email`);",
-   "CREATE TABLE `request_records` (\n\t`request_id` text NOT NULL,\n\t`attempt` integer NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`endpoint` text NOT NULL,\n\t`model` text,\n\t`model_canonical` text,\n\t`provider` text,\n\t`provider_model_id` text,\n\t`api_key_id` text,\n\t`api_key_source` text,\n\t`status_code` integer NOT NULL,\n\t`success` integer NOT NULL,\n\t`is_final_attempt` integer NOT NULL,\n\t`latency_ms` integer NOT NULL,\n\t`ttft_ms` integer,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cached_tokens` integer NOT NULL,\n\t`reasoning_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\t`routing_strategy` text,\n\t`error_code` text,\n\t`trace_id` text,\n\t`user_id` text,\n\t`tags` text,\n\t`custom_fields` text,\n\tPRIMARY KEY(`request_id`, `attempt`)\n);",
+   "CREATE TABLE `request_records` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`request_id` text NOT NULL,\n\t`attempt` integer NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`endpoint` text NOT NULL,\n\t`model` text,\n\t`model_canonical` text,\n\t`provider` text,\n\t`provider_model_id` text,\n\t`api_key_id` text,\n\t`api_key_source` text,\n\t`status_code` integer NOT NULL,\n\t`success` integer NOT NULL,\n\t`is_final_attempt` integer NOT NULL,\n\t`latency_ms` integer NOT NULL,\n\t`ttft_ms` integer,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cached_tokens` integer NOT NULL,\n\t`reasoning_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\t`routing_strategy` text,\n\t`error_code` text,\n\t`trace_id` text,\n\t`user_id` text,\n\t`tags` text,\n\t`custom_fields` text\n);",
    "CREATE INDEX `rr_ws_created_idx` ON `request_records` (`workspace_id`,`created_at`);",
+   "CREATE INDEX `rr_ws_request_idx` ON `request_records` (`workspace_id`,`request_id`);",
    "CREATE TABLE `routing_defaults` (\n\t`workspace_id` text PRIMARY KEY NOT NULL,\n\t`optimize` text,\n\t`data_policy` text,\n\t`allow_fallbacks` integer,\n\t`max_fallback_attempts` integer,\n\t`providers` text,\n\t`exclude_providers` text,\n\t`updated_at` integer NOT NULL\n);",
    "CREATE TABLE `usage_rollups` (\n\t`workspace_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`model` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`api_key_id` text NOT NULL,\n\t`requests` integer NOT NULL,\n\t`errors` integer NOT NULL,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `day`, `model`, `provider`, `api_key_id`)\n);",
    "CREATE TABLE `workspaces` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`is_default` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);"
-  ]
- },
- {
-  "tag": "0001_ledger_created_index",
-  "statements": [
-   "CREATE INDEX `ledger_created_idx` ON `credit_ledger` (`created_at`);"
   ]
  }
 ];
@@ -46,7 +42,7 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "CREATE TABLE \"idempotency_records\" (\n\t\"workspace_id\" text NOT NULL,\n\t\"route\" text NOT NULL,\n\t\"key\" text NOT NULL,\n\t\"body_hash\" text NOT NULL,\n\t\"state\" text NOT NULL,\n\t\"response_status\" integer,\n\t\"response_body\" text,\n\t\"created_at\" bigint NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\tCONSTRAINT \"idempotency_records_workspace_id_route_key_pk\" PRIMARY KEY(\"workspace_id\",\"route\",\"key\")\n);",
    "CREATE TABLE \"invites\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"email\" text NOT NULL,\n\t\"role\" text NOT NULL,\n\t\"token_hash\" text NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\t\"accepted_at\" bigint,\n\t\"created_at\" bigint NOT NULL\n);",
    "CREATE TABLE \"members\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"email\" text NOT NULL,\n\t\"role\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL\n);",
-   "CREATE TABLE \"request_records\" (\n\t\"request_id\" text NOT NULL,\n\t\"attempt\" integer NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"endpoint\" text NOT NULL,\n\t\"model\" text,\n\t\"model_canonical\" text,\n\t\"provider\" text,\n\t\"provider_model_id\" text,\n\t\"api_key_id\" text,\n\t\"api_key_source\" text,\n\t\"status_code\" integer NOT NULL,\n\t\"success\" boolean NOT NULL,\n\t\"is_final_attempt\" boolean NOT NULL,\n\t\"latency_ms\" integer NOT NULL,\n\t\"ttft_ms\" integer,\n\t\"input_tokens\" integer NOT NULL,\n\t\"output_tokens\" integer NOT NULL,\n\t\"cached_tokens\" integer NOT NULL,\n\t\"reasoning_tokens\" integer NOT NULL,\n\t\"cost_microdollars\" bigint NOT NULL,\n\t\"routing_strategy\" text,\n\t\"error_code\" text,\n\t\"trace_id\" text,\n\t\"user_id\" text,\n\t\"tags\" text,\n\t\"custom_fields\" text,\n\tCONSTRAINT \"request_records_request_id_attempt_pk\" PRIMARY KEY(\"request_id\",\"attempt\")\n);",
+   "CREATE TABLE \"request_records\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"request_id\" text NOT NULL,\n\t\"attempt\" integer NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"endpoint\" text NOT NULL,\n\t\"model\" text,\n\t\"model_canonical\" text,\n\t\"provider\" text,\n\t\"provider_model_id\" text,\n\t\"api_key_id\" text,\n\t\"api_key_source\" text,\n\t\"status_code\" integer NOT NULL,\n\t\"success\" boolean NOT NULL,\n\t\"is_final_attempt\" boolean NOT NULL,\n\t\"latency_ms\" integer NOT NULL,\n\t\"ttft_ms\" integer,\n\t\"input_tokens\" integer NOT NULL,\n\t\"output_tokens\" integer NOT NULL,\n\t\"cached_tokens\" integer NOT NULL,\n\t\"reasoning_tokens\" integer NOT NULL,\n\t\"cost_microdollars\" bigint NOT NULL,\n\t\"routing_strategy\" text,\n\t\"error_code\" text,\n\t\"trace_id\" text,\n\t\"user_id\" text,\n\t\"tags\" text,\n\t\"custom_fields\" text\n);",
    "CREATE TABLE \"routing_defaults\" (\n\t\"workspace_id\" text PRIMARY KEY NOT NULL,\n\t\"optimize\" text,\n\t\"data_policy\" text,\n\t\"allow_fallbacks\" boolean,\n\t\"max_fallback_attempts\" integer,\n\t\"providers\" text,\n\t\"exclude_providers\" text,\n\t\"updated_at\" bigint NOT NULL\n);",
    "CREATE TABLE \"usage_rollups\" (\n\t\"workspace_id\" text NOT NULL,\n\t\"day\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"api_key_id\" text NOT NULL,\n\t\"requests\" integer NOT NULL,\n\t\"errors\" integer NOT NULL,\n\t\"input_tokens\" bigint NOT NULL,\n\t\"output_tokens\" bigint NOT NULL,\n\t\"cost_microdollars\" bigint NOT NULL,\n\tCONSTRAINT \"usage_rollups_workspace_id_day_model_provider_api_key_id_pk\" PRIMARY KEY(\"workspace_id\",\"day\",\"model\",\"provider\",\"api_key_id\")\n);",
    "CREATE TABLE \"workspaces\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"is_default\" boolean DEFAULT false NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"updated_at\" bigint NOT NULL\n);",
@@ -56,15 +52,11 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "CREATE UNIQUE INDEX \"budgets_scope_period_idx\" ON \"budgets\" USING btree (\"workspace_id\",\"scope\",\"scope_id\",\"period\");",
    "CREATE INDEX \"byok_ws_provider_idx\" ON \"byok_keys\" USING btree (\"workspace_id\",\"provider\");",
    "CREATE INDEX \"ledger_ws_idx\" ON \"credit_ledger\" USING btree (\"workspace_id\",\"created_at\");",
+   "CREATE INDEX \"ledger_created_idx\" ON \"credit_ledger\" USING btree (\"created_at\");",
    "CREATE UNIQUE INDEX \"invites_token_idx\" ON \"invites\" USING btree (\"token_hash\");",
    "CREATE UNIQUE INDEX \"members_ws_email_idx\" ON \"members\" USING btree (\"workspace_id\",\"email\");",
-   "CREATE INDEX \"rr_ws_created_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"created_at\");"
-  ]
- },
- {
-  "tag": "0001_ledger_created_index",
-  "statements": [
-   "CREATE INDEX \"ledger_created_idx\" ON \"credit_ledger\" USING btree (\"created_at\");"
+   "CREATE INDEX \"rr_ws_created_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"created_at\");",
+   "CREATE INDEX \"rr_ws_request_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"request_id\");"
   ]
  }
 ];

@@ -88,6 +88,9 @@ export const byokKeys = sqliteTable(
 export const requestRecords = sqliteTable(
   "request_records",
   {
+    /** Server-generated per attempt: the key. request_id is the client-visible X-Request-ID, which a
+     *  client may choose and reuse, so it cannot be unique. */
+    id: text("id").primaryKey(),
     requestId: text("request_id").notNull(),
     attempt: integer("attempt").notNull(),
     workspaceId: text("workspace_id").notNull(),
@@ -116,7 +119,7 @@ export const requestRecords = sqliteTable(
     tags: text("tags"),
     customFields: text("custom_fields"),
   },
-  (t) => [primaryKey({ columns: [t.requestId, t.attempt] }), index("rr_ws_created_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [index("rr_ws_created_idx").on(t.workspaceId, t.createdAt), index("rr_ws_request_idx").on(t.workspaceId, t.requestId)],
 );
 
 export const usageRollups = sqliteTable(

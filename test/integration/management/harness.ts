@@ -48,6 +48,7 @@ type RollupRow = typeof usageRollups.$inferInsert;
 /** A request record with plausible defaults; tests override what they look at. */
 export function record(ws: string, over: Partial<RequestRow> = {}): RequestRow {
   return {
+    id: `rec_${randomBase62(16)}`,
     requestId: `req_${randomBase62(12)}`,
     attempt: 1,
     workspaceId: ws,

@@ -67,6 +67,32 @@ describe("exact accounting under concurrency", () => {
   });
 });
 
+describe("client-chosen request ids", () => {
+  test("a reused X-Request-ID is recorded and charged every time (records are keyed by a server id)", async () => {
+    const g = await startGateway();
+    try {
+      await g.s.deps.credits.add(g.s.workspaceId, 1_000_000, "test_top_up");
+      const before = await balance(g);
+      for (let i = 0; i < 2; i++) {
+        const r = await g.s.fetch("/v1/chat/completions", {
+          method: "POST",
+          headers: { "x-request-id": "same-id-twice" },
+          body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] }),
+        });
+        expect(r.status).toBe(200);
+        expect(r.headers.get("x-request-id")).toBe("same-id-twice");
+      }
+      const recs = (await records(g)).filter((r) => r.requestId === "same-id-twice");
+      expect(recs).toHaveLength(2);
+      const cost = recs.reduce((a, r) => a + r.costMicrodollars, 0);
+      expect(cost).toBe(40);
+      expect(await eventually(async () => (await balance(g)) === before - cost, 3_000)).toBe(true);
+    } finally {
+      await g.stop();
+    }
+  });
+});
+
 describe("budgets under concurrency", () => {
   let g: TestGateway;
   beforeAll(async () => {

@@ -58,6 +58,7 @@ let seq = 0;
 export function makeRecord(over: Partial<RequestRecord> = {}): RequestRecord {
   seq += 1;
   return {
+    recordId: crypto.randomUUID(),
     requestId: `req_${seq}_${crypto.randomUUID().slice(0, 8)}`,
     attempt: 1,
     workspaceId: "ws1",

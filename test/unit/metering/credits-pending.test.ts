@@ -25,6 +25,7 @@ function scriptedLedger() {
 
 const record = {
   workspaceId: "ws1",
+  recordId: "r1",
   requestId: "r1",
   attempt: 1,
   isFinalAttempt: true,
@@ -72,6 +73,6 @@ test("a batch that committed before a poll started leaves the pending set with t
   await poll;
   expect(credits.balance("ws1")).toBe(700);
   // Not charged: BYOK records never debit.
-  credits.debitRecord({ ...(record as object), requestId: "r2", chargeCredits: false } as never);
+  credits.debitRecord({ ...(record as object), recordId: "r2", requestId: "r2", chargeCredits: false } as never);
   expect(credits.balance("ws1")).toBe(700);
 });

@@ -1,1 +1,0 @@
-CREATE INDEX "ledger_created_idx" ON "credit_ledger" USING btree ("created_at");
