@@ -97,8 +97,11 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   management.events = {
     ...management.events,
+    // Never let a failed counter update become an unhandled rejection (which would end the process).
     onBudgetChanged: (change) =>
-      void (change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget))),
+      void Promise.resolve(
+        change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget)),
+      ).catch((err: unknown) => logger.error("budget counters not updated; they reload from the database", { error: String(err) })),
   };
   if (shared) {
     management.events = publishingEvents(management.events, shared.bus);

@@ -9,6 +9,8 @@ const REFRESH_MS = 2_000;
  * a missed invalidation message, the CLI) is enforced within 5 s even on a key idle for a while. */
 const MAX_STALE_MS = 4_000;
 const NEGATIVE_TTL_MS = 1_000;
+/** Unknown keys remembered at most; a flood of random keys cannot grow the cache without bound. */
+const MAX_NEGATIVE = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; reason: "missing" | "malformed" | "unknown" | "expired" | "revoked" };
@@ -21,6 +23,7 @@ interface Entry {
 
 export class ApiKeyCache {
   private readonly byHash = new Map<string, Entry>();
+  private readonly negative = new Map<string, number>();
   private readonly touched = new Map<string, number>();
   private touchTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -30,9 +33,18 @@ export class ApiKeyCache {
     if (!presented) return { ok: false, reason: "missing" };
     if (!KEY_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
     const hash = hashApiKey(presented);
+    const missAt = this.negative.get(hash);
+    if (missAt !== undefined && now - missAt <= NEGATIVE_TTL_MS) return { ok: false, reason: "unknown" };
     let entry = this.byHash.get(hash);
-    if (!entry || (entry.row === null && now - entry.loadedAt > NEGATIVE_TTL_MS)) {
-      entry = { row: (await this.repo.byHash(hash)) ?? null, loadedAt: now, refreshing: false };
+    if (!entry) {
+      const found = await this.repo.byHash(hash);
+      if (!found) {
+        if (this.negative.size >= MAX_NEGATIVE) this.negative.clear();
+        this.negative.set(hash, now);
+        return { ok: false, reason: "unknown" };
+      }
+      this.negative.delete(hash);
+      entry = { row: found, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
     } else if (now - entry.loadedAt > MAX_STALE_MS) {
       // If the database is unreachable the entry we have is the best answer.
@@ -54,7 +66,11 @@ export class ApiKeyCache {
     entry.refreshing = true;
     this.repo
       .byHash(hash)
-      .then((row) => this.byHash.set(hash, { row: row ?? null, loadedAt: Date.now(), refreshing: false }))
+      // Only if nothing replaced the entry meanwhile: a revocation applied by put()/evictById() during the
+      // read must not be overwritten by the row read before it.
+      .then((row) => {
+        if (this.byHash.get(hash) === entry) this.byHash.set(hash, { row: row ?? null, loadedAt: Date.now(), refreshing: false });
+      })
       .catch(() => {
         entry.refreshing = false;
       });
@@ -62,6 +78,7 @@ export class ApiKeyCache {
 
   /** Applies a change made through this process (or announced by another instance) at once. */
   put(row: ApiKeyRow): void {
+    this.negative.delete(row.keyHash);
     this.byHash.set(row.keyHash, { row, loadedAt: Date.now(), refreshing: false });
   }
 

@@ -4,7 +4,7 @@
 import type { UpstreamError } from "../providers/types";
 import type { CallContext, InferenceDeps } from "./context";
 import { planAttempt, type AttemptPlan } from "./attempt";
-import { buildRecord, ZERO_USAGE } from "./record";
+import { buildRecord, ZERO_USAGE, type AttemptOutcome } from "./record";
 import type { Prepared } from "./prepare";
 import { upstreamFailure, type AttemptLog } from "./outcome";
 
@@ -12,6 +12,16 @@ export type TryResult<T> = { ok: true; value: T } | { ok: false; error: Upstream
 
 /** One attempt; `log` holds the attempts before it (for routing_metadata.attempts). */
 export type TryOne<T> = (plan: AttemptPlan, attempt: number, log: AttemptLog[], startedAt: number) => Promise<TryResult<T>>;
+
+/**
+ * Whether a failure says something about the route for everyone. A rejected credential (401/403) or a
+ * rate limit on a workspace's own BYOK key is that workspace's problem: counting it would let one
+ * tenant open the circuit for all.
+ */
+function countsAgainstRoute(error: UpstreamError, plan: AttemptPlan): boolean {
+  if (error.code === "invalid_request" || error.code === "auth_failed") return false;
+  return !(plan.apiKeySource === "byok" && error.status === 429);
+}
 
 export async function runAttempts<T>(
   deps: InferenceDeps,
@@ -22,33 +32,44 @@ export async function runAttempts<T>(
 ): Promise<T> {
   const log: AttemptLog[] = [];
   let last: { error: UpstreamError; provider: string } | null = null;
-  const candidates = prepared.candidates;
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!;
-    const startedAt = Date.now();
-    if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
-    const plan = planAttempt(deps, ctx.workspaceId, prepared, c, stream, ctx.endpoint);
-    const attempt = log.length + 1;
-    const r = await tryOne(plan, attempt, log, startedAt);
-    if (r.ok) return r.value;
-    const { error, latencyMs } = r;
-    const failure = { attempt, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0 };
-    if (r.cancelled) {
-      deps.health.releaseProbe(c.routeKey);
-      deps.records.enqueue(
-        buildRecord(ctx, prepared, plan, { ...failure, final: true, statusCode: 499, errorCode: "cancelled" }, startedAt),
-      );
-      throw upstreamFailure({ error, provider: c.provider.id }, false);
+  // The latest failure's record waits until we know whether another attempt follows (a later
+  // candidate may be skipped), so that exactly one record of the call is final.
+  let held: { plan: AttemptPlan; failure: AttemptOutcome; startedAt: number } | null = null;
+  const release = (final: boolean) => {
+    if (!held) return;
+    const statusCode = final && last ? upstreamFailure(last, false).status : held.failure.statusCode;
+    deps.records.enqueue(buildRecord(ctx, prepared, held.plan, { ...held.failure, final, statusCode }, held.startedAt));
+    held = null;
+  };
+  try {
+    for (const c of prepared.candidates) {
+      const startedAt = Date.now();
+      if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
+      const plan = planAttempt(deps, ctx.workspaceId, prepared, c, stream, ctx.endpoint);
+      const attempt = log.length + 1;
+      release(false);
+      const r = await tryOne(plan, attempt, log, startedAt);
+      if (r.ok) return r.value;
+      const { error, latencyMs } = r;
+      const failure = { attempt, final: false, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0 };
+      if (r.cancelled) {
+        deps.health.releaseProbe(c.routeKey);
+        deps.records.enqueue(
+          buildRecord(ctx, prepared, plan, { ...failure, final: true, statusCode: 499, errorCode: "cancelled" }, startedAt),
+        );
+        throw upstreamFailure({ error, provider: c.provider.id }, false);
+      }
+      if (countsAgainstRoute(error, plan)) deps.health.recordFailure(c.routeKey, { retryAfterMs: error.retryAfterMs }, Date.now());
+      else deps.health.releaseProbe(c.routeKey);
+      held = { plan, failure: { ...failure, statusCode: error.status, errorCode: error.code }, startedAt };
+      log.push({ provider: c.provider.id, provider_model_id: c.route.providerModelId, status: error.status, error_code: error.code });
+      last = { error, provider: c.provider.id };
+      if (!error.retryable) break;
     }
-    // A caller error says nothing about the route's health; anything else counts against it.
-    if (error.code === "invalid_request") deps.health.releaseProbe(c.routeKey);
-    else deps.health.recordFailure(c.routeKey, { retryAfterMs: error.retryAfterMs }, Date.now());
-    const final = i === candidates.length - 1 || !error.retryable;
-    const statusCode = final ? upstreamFailure({ error, provider: c.provider.id }, false).status : error.status;
-    deps.records.enqueue(buildRecord(ctx, prepared, plan, { ...failure, final, statusCode, errorCode: error.code }, startedAt));
-    log.push({ provider: c.provider.id, provider_model_id: c.route.providerModelId, status: error.status, error_code: error.code });
-    last = { error, provider: c.provider.id };
-    if (!error.retryable) break;
+    release(true);
+    throw upstreamFailure(last, log.length === 0);
+  } finally {
+    // A success or a cancellation ends the loop with an earlier failure still held: it was not final.
+    release(false);
   }
-  throw upstreamFailure(last, log.length === 0);
 }

@@ -18,10 +18,13 @@ import { SyncTransform } from "./sync-transform";
 /** Opens the committed stream as bytes of one interface's wire format. */
 export type StreamOpener = (encoder: Transformer<PipelineEvent, Uint8Array>, keepAliveMs: number) => ReadableStream<Uint8Array>;
 
+type Delta = Extract<StreamEvent, { type: "delta" }>;
+
 interface Committed {
   plan: AttemptPlan;
   events: UpstreamEvents;
-  first: Extract<StreamEvent, { type: "delta" }>;
+  /** What arrived before and with the first content: role-only deltas, then the first real one. */
+  first: Delta[];
   usage: Usage | null;
   attempt: number;
   startedAt: number;
@@ -46,6 +49,9 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   const onClientGone = () => events.cancel();
   ctx.signal.addEventListener("abort", onClientGone, { once: true });
   let usage: Usage | null = null;
+  // Role-only deltas (Anthropic's message_start) are not content: an error right after them may still
+  // fail over, and TTFT counts to the first real token.
+  const early: Delta[] = [];
   const fail = (error: UpstreamError): Opened => {
     events.cancel();
     return { ok: false, error, cancelled: ctx.signal.aborted, latencyMs: performance.now() - t0 };
@@ -66,7 +72,12 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
       const ev = r.event;
       if (ev.type === "usage") usage = ev.usage;
       else if (ev.type === "error") return fail(ev.error);
-      else return { ok: true, committed: { plan, events, first: ev, usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 } };
+      else if (isRoleOnly(ev)) early.push(ev);
+      else
+        return {
+          ok: true,
+          committed: { plan, events, first: [...early, ev], usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 },
+        };
     }
   } finally {
     ctx.signal.removeEventListener("abort", onClientGone);
@@ -88,6 +99,11 @@ export function runStream(
 }
 
 const PING = new TextEncoder().encode(": keep-alive\n\n");
+
+function isRoleOnly(ev: Delta): boolean {
+  const d = ev.delta;
+  return ev.finishReason === null && !d.content && !d.tool_calls?.length && !d.refusal;
+}
 
 function joined(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
@@ -111,6 +127,8 @@ function committedStream(
   let keepAlive: ReturnType<typeof setInterval> | undefined;
 
   const finish = (statusCode: number, errorCode: string | null) => {
+    // Exactly once, whichever of end, failure or cancellation comes first.
+    if (finished) return null;
     finished = true;
     clearInterval(keepAlive);
     const latencyMs = performance.now() - s.t0;
@@ -152,8 +170,8 @@ function committedStream(
   const fail = (error: UpstreamError) => {
     s.events.cancel();
     const api = upstreamFailure({ error, provider: c.provider.id }, false);
-    const { routing } = finish(api.status, error.code);
-    end({ type: "failed", error: api.body().error, routing });
+    const settled = finish(api.status, error.code);
+    if (settled) end({ type: "failed", error: api.body().error, routing: settled.routing });
   };
   // The client going away aborts the upstream read below; the attempt is then recorded as cancelled.
   const onClientGone = () => s.events.cancel();
@@ -164,7 +182,13 @@ function committedStream(
     type: "direct",
     async pull(controller: DirectController) {
       sink = controller;
-      write([...enc.push(s.first)]);
+      if (ctx.signal.aborted || finished) {
+        // The client left between the commit and the first write.
+        s.events.cancel();
+        finish(499, "cancelled");
+        return;
+      }
+      write(s.first.flatMap((ev) => [...enc.push(ev)]));
       keepAlive = setInterval(() => {
         if (performance.now() - lastWrite < keepAliveMs * 0.9) return;
         sink?.write(PING);
@@ -176,8 +200,8 @@ function committedStream(
           const left = deadline - performance.now();
           const totalBound = left <= idleMs;
           const r = await s.events.next(Math.max(1, Math.min(idleMs, left)));
-          if (ctx.signal.aborted) {
-            if (!finished) finish(499, "cancelled");
+          if (ctx.signal.aborted || finished) {
+            finish(499, "cancelled");
             return;
           }
           if (r.kind === "event") {
@@ -188,8 +212,8 @@ function committedStream(
             continue;
           }
           if (r.kind === "end") {
-            const { usage, routing } = finish(200, null);
-            return end({ type: "done", usage, routing });
+            const settled = finish(200, null);
+            return settled ? end({ type: "done", ...settled }) : undefined;
           }
           if (r.kind === "timeout") {
             const message = totalBound
@@ -202,7 +226,7 @@ function committedStream(
       } catch {
         // The sink refused a write: the client is gone.
         s.events.cancel();
-        if (!finished) finish(499, "cancelled");
+        finish(499, "cancelled");
       } finally {
         clearInterval(keepAlive);
         ctx.signal.removeEventListener("abort", onClientGone);
@@ -210,7 +234,7 @@ function committedStream(
     },
     cancel() {
       s.events.cancel();
-      if (!finished) finish(499, "cancelled");
+      finish(499, "cancelled");
     },
   };
   return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);

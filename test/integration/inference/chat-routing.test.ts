@@ -140,6 +140,31 @@ describe("routing rules", () => {
     expect((await chat({ model: "acme/openai-only" })).status).toBe(200);
   });
 
+  test("an Anthropic stream that fails right after message_start still falls back (no content had been sent)", async () => {
+    g.mock.setScript(
+      { provider: "beta" },
+      {
+        kind: "sse",
+        chunks: [
+          'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-solo","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}\n\n',
+          'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+        ],
+      },
+    );
+    const models = ["acme/anthropic-only", "acme/openai-only"];
+    const text = await streamProvider(g, { gateway: { models, routing: { mode: "fallback" } } });
+    expect(text).toBe("alpha");
+    expect(providersHit()).toEqual(["beta", "alpha"]);
+  });
+
+  test("a rejected credential (401) falls back but does not count against the route's circuit", async () => {
+    g.mock.setScript({ provider: "alpha" }, { kind: "error", status: 401 });
+    for (let i = 0; i < 4; i++) expect((await chat({ model: "acme/openai-only" })).status).toBe(502);
+    // Four rejections in a row (threshold 3) and the circuit is still closed: the route is still tried.
+    expect(g.s.deps.health.state("alpha/alpha-solo", Date.now())).toBe("closed");
+    expect(providersHit()).toHaveLength(4);
+  });
+
   test("every attempt is one request record; only the last is final", async () => {
     g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
     g.mock.setScript({ provider: "gamma" }, { kind: "error", status: 500 });
