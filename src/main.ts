@@ -82,7 +82,8 @@ async function run(argv: string[]): Promise<number> {
       print({ migrated: true }, json);
       return 0;
     }
-    await bootstrap(deps, { migrate: true });
+    // Only `serve` generates an admin key (and prints it): a CLI command would have nowhere to show it.
+    await bootstrap(deps, { migrate: true, generateAdminKey: false });
     const key = `${cmd} ${sub ?? ""}`.trim();
     const handlers: Record<string, () => Promise<unknown>> = {
       "workspace create": () => workspaceCreate(deps, args.options),

@@ -45,7 +45,12 @@ export function modelsRoutes(d: ModelsRouteDeps) {
       "/v1/models/*",
       async ({ request, params }) => {
         await authenticate(d.keys, request.headers);
-        const id = decodeURIComponent(params["*"]);
+        let id: string;
+        try {
+          id = decodeURIComponent(params["*"]);
+        } catch {
+          throw new ApiError("invalid_parameter", "The model ID in the path is not valid percent-encoding.", { param: "model_id" });
+        }
         const model = d.catalog.resolve(id);
         const view = model && renderModel(model, { isRoutable });
         if (!view) throw new ApiError("model_not_found", `The model '${id}' does not exist.`, { param: "model_id" });

@@ -9,7 +9,7 @@ export interface BootstrapResult {
   generatedAdminKey?: string;
 }
 
-export async function bootstrap(deps: Deps, opts: { migrate: boolean }): Promise<BootstrapResult> {
+export async function bootstrap(deps: Deps, opts: { migrate: boolean; generateAdminKey?: boolean }): Promise<BootstrapResult> {
   if (opts.migrate) await deps.db.migrate();
   const ws = await deps.repos.workspaces.ensureDefault();
   const admin = deps.config.adminKey;
@@ -19,7 +19,7 @@ export async function bootstrap(deps: Deps, opts: { migrate: boolean }): Promise
     }
     return { workspaceId: ws.id };
   }
-  if ((await deps.repos.apiKeys.count()) > 0) return { workspaceId: ws.id };
+  if (opts.generateAdminKey === false || (await deps.repos.apiKeys.count()) > 0) return { workspaceId: ws.id };
   const { key } = await deps.repos.apiKeys.create({ workspaceId: ws.id, name: "admin", scopes: [...SCOPES] });
   return { workspaceId: ws.id, generatedAdminKey: key };
 }

@@ -93,7 +93,11 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     if (raw[k] === undefined) continue;
     const e = firstError(schema, raw[k]);
     if (e) {
-      const shown = k === "SWITCHYARD_ADMIN_KEY" || k === "SWITCHYARD_MASTER_KEY" ? "(hidden)" : JSON.stringify(raw[k]);
+      // Secrets are never echoed; a URL's user:password part is masked.
+      const shown =
+        k === "SWITCHYARD_ADMIN_KEY" || k === "SWITCHYARD_MASTER_KEY"
+          ? "(hidden)"
+          : JSON.stringify(raw[k]).replace(/\/\/[^/@"]*@/, "//***@");
       throw new ConfigError(`${k} must be ${schema.description ?? e.message}, got ${shown}`);
     }
   }

@@ -2,22 +2,13 @@
 import { Elysia } from "elysia";
 import { ApiError, errorResponse } from "./errors";
 import { requestIdFrom } from "../platform/ids";
+import { pointerToParam } from "./param-path";
 import type { Logger } from "../platform/logger";
 
 const started = new WeakMap<Request, { id: string; t0: number }>();
 
 export function requestIdOf(request: Request): string {
   return started.get(request)?.id ?? "unknown";
-}
-
-/** `/messages/0/content` → `messages[0].content` (CONTRACT §4 `param` form). */
-export function pointerToParam(pointer: string): string {
-  let out = "";
-  for (const part of pointer.split("/").slice(1)) {
-    const seg = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    out += /^\d+$/.test(seg) ? `[${seg}]` : out ? `.${seg}` : seg;
-  }
-  return out;
 }
 
 interface ValidationLike {

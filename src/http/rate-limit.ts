@@ -11,7 +11,15 @@ import type { RateClass } from "../limits/classes";
 
 export type Classifier = (method: string, route: string) => RateClass | null;
 
-const INFERENCE = new Set(["POST /v1/chat/completions", "POST /v1/responses", "POST /v1/messages", "GET /v1/models", "GET /v1/models/*"]);
+const INFERENCE = new Set([
+  "POST /v1/chat/completions",
+  "POST /v1/responses",
+  "POST /v1/messages",
+  "GET /v1/models",
+  "GET /v1/models/*",
+  // Identity is read by SDK set-ups and dashboards at inference rates; it gets the same class.
+  "GET /v1/me",
+]);
 const DISCOVERY_PREFIXES = ["/v1/registry/", "/v1/directory/", "/v1/byok/providers"];
 
 /** Inference and public catalog routes; management routes come from their own table. */

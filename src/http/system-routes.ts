@@ -16,7 +16,9 @@ export function systemRoutes(deps: Deps) {
           const pending = await deps.db.pendingMigrations();
           if (pending.length) reasons.push(`pending migrations: ${pending.join(", ")}`);
         } catch (err) {
-          reasons.push(`database unreachable: ${(err as Error).message}`);
+          // /readyz is unauthenticated: the reason is generic, the driver's message goes to the log.
+          deps.logger.error("readiness: database unreachable", { error: (err as Error).message });
+          reasons.push("database unreachable");
         }
         if (reasons.length) {
           set.status = 503;
@@ -28,18 +30,16 @@ export function systemRoutes(deps: Deps) {
         const extra: Record<string, unknown> = {};
         const shared = deps.shared?.status();
         if (shared) {
-          extra.redis = shared;
-          if (!shared.up)
-            degraded.push(
-              `redis unreachable${shared.lastError ? `: ${shared.lastError}` : ""}; limits and budget counters are per instance`,
-            );
+          const { lastError: _redisError, ...redis } = shared;
+          extra.redis = redis;
+          if (!shared.up) degraded.push("redis unreachable; limits and budget counters are per instance");
           else if (!shared.subscribed)
             degraded.push("redis invalidation channel not connected; changes made elsewhere arrive by periodic refresh");
         }
         const records = deps.records.status();
         if (!records.healthy) {
-          extra.records = records;
-          degraded.push(`request records not being written (${records.queued} queued): ${records.lastError ?? "unknown error"}`);
+          extra.records = { queued: records.queued, healthy: false, lastFlushAt: records.lastFlushAt };
+          degraded.push(`request records not being written (${records.queued} queued; see the log)`);
         }
         if (degraded.length) return { status: "degraded", reasons: degraded, ...extra };
         return { status: "ready", ...extra };

@@ -33,7 +33,7 @@ export interface Admission {
 
 /**
  * Limits applied before any upstream call (credits, budgets, the record queue) and headers added on
- * success. metering/guards.ts provides the real implementation; `openGuards` admits everything.
+ * success. metering/guards.ts provides the implementation.
  */
 export interface Guards {
   admit(
@@ -42,11 +42,6 @@ export interface Guards {
   ): Promise<{ ok: true; admission: Admission } | { ok: false; error: ApiError }>;
   successHeaders(ctx: CallContext, headers: Record<string, string>): void | Promise<void>;
 }
-
-export const openGuards: Guards = {
-  admit: async () => ({ ok: true, admission: { settle: () => {}, release: () => {} } }),
-  successHeaders: () => {},
-};
 
 export interface InferenceDeps {
   catalog: Catalog;

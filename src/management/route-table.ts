@@ -111,9 +111,11 @@ export const MANAGEMENT_ROUTES = {
 export type RouteId = keyof typeof MANAGEMENT_ROUTES;
 
 /** The rate class of a management route, by method and Elysia route pattern (context `route`). */
+// "METHOD pattern" → class, built once: the rate limiter asks on every management request.
+const CLASS_BY_ROUTE = new Map(
+  (Object.values(MANAGEMENT_ROUTES) as RouteSpec[]).map((spec) => [`${spec.method} ${spec.path}`, spec.rateClass]),
+);
+
 export function rateClassFor(method: string, routePattern: string): RateClass | undefined {
-  for (const spec of Object.values(MANAGEMENT_ROUTES) as RouteSpec[]) {
-    if (spec.method === method.toUpperCase() && spec.path === routePattern) return spec.rateClass;
-  }
-  return undefined;
+  return CLASS_BY_ROUTE.get(`${method.toUpperCase()} ${routePattern}`);
 }

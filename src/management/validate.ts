@@ -5,7 +5,7 @@
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import { Value, type ValueError } from "@sinclair/typebox/value";
 import { ApiError, type ErrorCode } from "../http/errors";
-import { pointerToParam } from "../http/edge";
+import { pointerToParam } from "../http/param-path";
 
 /** A closed set of string values whose description lists them (it ends up in error messages and docs). */
 export function oneOf<T extends string>(values: readonly T[], description = `one of ${values.join(", ")}`): TUnion<TLiteral<T>[]> {

@@ -23,8 +23,8 @@ export interface ParsedModelId {
 }
 
 /**
- * Splits a strategy suffix off a model ID. The suffix is the most specific choice the caller made,
- * so the pipeline lets it win over `gateway.routing.optimize` and the workspace default.
+ * Splits a strategy suffix off a model ID. An explicit `gateway.routing.optimize` wins over the suffix
+ * (the field is the gateway's own, documented way); the suffix wins over the workspace default.
  */
 export function parseModelSuffix(id: string): ParsedModelId {
   const colon = id.indexOf(":");

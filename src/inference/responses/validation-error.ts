@@ -6,21 +6,12 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
 import { ApiError } from "../../http/errors";
+import { pointerToParam } from "../../http/param-path";
 
 export interface FieldError {
   /** Dotted path with indexes, e.g. `input[2].content`; "" for the body itself. */
   param: string;
   message: string;
-}
-
-/** JSON pointer (`/input/2/content`) → `input[2].content`. */
-export function pointerToParam(path: string): string {
-  let out = "";
-  for (const raw of path.split("/").slice(1)) {
-    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    out += /^\d+$/.test(seg) ? `[${seg}]` : out === "" ? seg : `.${seg}`;
-  }
-  return out;
 }
 
 const depth = (path: string): number => (path === "" ? 0 : path.split("/").length - 1);

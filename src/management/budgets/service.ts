@@ -10,6 +10,7 @@ import type { Management } from "../module";
 import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
 import type { BudgetPatch, BudgetRow } from "./repo";
+import { usdToMicrodollars } from "../../metering/pricing";
 
 export type BudgetScope = "workspace" | "api_key" | "byok";
 
@@ -26,7 +27,7 @@ const invalid = (param: string, why: string) => new ApiError("validation_error",
 
 /** USD → whole microdollars; at least one microdollar, at most a billion dollars. */
 export function limitToMicro(usd: number, param = "limit"): number {
-  const micro = Math.round(usd * 1_000_000);
+  const micro = Number.isFinite(usd) ? usdToMicrodollars(usd) : NaN;
   if (!Number.isFinite(usd) || micro < 1 || usd > 1e9) throw invalid(param, "expected a number of USD greater than 0 (at most 1e9)");
   return micro;
 }

@@ -38,8 +38,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export class DatabaseUnavailable extends Error {}
-
 export const MIGRATIONS_TABLE = "switchyard_migrations";
 
 export async function openDatabase(url: string): Promise<Database> {

@@ -8,6 +8,7 @@
 import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from "../types";
 import { isRecord } from "../content-parts";
 import { convertMessages } from "./messages";
+import { mergeExtensions } from "../extensions";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -55,7 +56,7 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     if (HANDLED.has(field) || !isMeaningful(field, value)) continue;
     warnings.push({ type: "unsupported_parameter", code: field, message: `"${field}" is not supported by Anthropic and was dropped.` });
   }
-  Object.assign(body, target.extensions ?? {});
+  mergeExtensions(body, target.extensions);
 
   const headers: Record<string, string> = {
     "content-type": "application/json",

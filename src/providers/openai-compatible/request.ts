@@ -2,9 +2,11 @@
 // translation is a pass-through: unknown top-level fields travel on (vendors add their own), the
 // gateway's routing decides the model, and streams always ask for the final usage chunk.
 import type { BuiltRequest, ChatRequest, UpstreamTarget } from "../types";
+import { mergeExtensions } from "../extensions";
 
 export function buildOpenAIRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
-  const body: Record<string, unknown> = { ...req, ...(target.extensions ?? {}), model: target.providerModelId };
+  const body: Record<string, unknown> = { ...req, model: target.providerModelId };
+  mergeExtensions(body, target.extensions);
   if (req.stream === true) {
     const streamOptions = typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
     // Without usage the request cannot be metered, so this is not the client's choice.
