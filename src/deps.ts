@@ -111,7 +111,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const inference: InferenceDeps = {
     catalog,
     health,
-    routingDefaults: management.routingDefaults,
+    // What the workspace stored: the planner fills in the built-in defaults itself (no object per request).
+    routingDefaults: { get: (ws) => management.routingDefaults.stored(ws) },
     byok: management.byok,
     // Credits move in memory the moment a cost settles; the ledger row is written with the record batch.
     records: {

@@ -2,6 +2,7 @@
 // half-open route whose probe another call holds), record every failed attempt, move on after a
 // retryable failure, stop at a caller error, and turn the last failure into the client's error.
 import type { UpstreamError } from "../providers/types";
+import { ApiError } from "../http/errors";
 import type { CallContext, InferenceDeps } from "./context";
 import { planAttempt, type AttemptPlan } from "./attempt";
 import { buildRecord, ZERO_USAGE, type AttemptOutcome } from "./record";
@@ -42,10 +43,16 @@ export async function runAttempts<T>(
     held = null;
   };
   try {
+    let unpaid = false;
     for (const c of prepared.candidates) {
       const startedAt = Date.now();
-      if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
       const plan = planAttempt(deps, ctx.workspaceId, prepared, c, stream, ctx.endpoint);
+      // Credits are checked per attempt: a fallback from a BYOK key to a platform key needs them too.
+      if (plan.apiKeySource === "platform" && !deps.guards.platformAllowed(ctx)) {
+        unpaid = true;
+        continue;
+      }
+      if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
       const attempt = log.length + 1;
       release(false);
       const r = await tryOne(plan, attempt, log, startedAt);
@@ -67,6 +74,9 @@ export async function runAttempts<T>(
       if (!error.retryable) break;
     }
     release(true);
+    if (log.length === 0 && unpaid) {
+      throw new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue.");
+    }
     throw upstreamFailure(last, log.length === 0);
   } finally {
     // A success or a cancellation ends the loop with an earlier failure still held: it was not final.

@@ -44,10 +44,12 @@ export async function runCall(
   const prepared = prepareCall(deps, ctx, incoming, endpoint);
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
+  const hasByok = (providerId: string) => deps.byok.defaultKeyFor(ctx.workspaceId, providerId) !== null;
   const admitted = await deps.guards.admit(ctx, {
     maxCostMicrodollars: maxCost(prepared),
     provider: first.provider.id,
-    byok: deps.byok.defaultKeyFor(ctx.workspaceId, first.provider.id) !== null,
+    byok: hasByok(first.provider.id),
+    anyByok: prepared.candidates.some((c) => hasByok(c.provider.id)),
   });
   if (!admitted.ok) throw admitted.error;
   const { admission } = admitted;

@@ -38,9 +38,12 @@ export interface Admission {
 export interface Guards {
   admit(
     ctx: CallContext,
-    estimate: { maxCostMicrodollars: number; provider: string; byok: boolean },
+    /** anyByok: some candidate would use a workspace BYOK key (so the call needs no credit). */
+    estimate: { maxCostMicrodollars: number; provider: string; byok: boolean; anyByok: boolean },
   ): Promise<{ ok: true; admission: Admission } | { ok: false; error: ApiError }>;
   successHeaders(ctx: CallContext, headers: Record<string, string>): void | Promise<void>;
+  /** May this call use a platform credential (credits enforced and the balance not positive: no)? */
+  platformAllowed(ctx: CallContext): boolean;
 }
 
 export interface InferenceDeps {

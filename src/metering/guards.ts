@@ -23,7 +23,9 @@ export function meteringGuards(d: GuardDeps): Guards {
           error: new ApiError("no_provider_available", "Request recording is backed up (database slow or down); retry shortly."),
         };
       }
-      if (d.enforceCredits && !est.byok && !d.credits.canSpend(ctx.workspaceId)) {
+      // Refused up front only when every candidate needs platform credit; otherwise the attempt loop
+      // skips the platform candidates (platformAllowed).
+      if (d.enforceCredits && !est.anyByok && !d.credits.canSpend(ctx.workspaceId)) {
         return {
           ok: false,
           error: new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue."),
@@ -48,6 +50,9 @@ export function meteringGuards(d: GuardDeps): Guards {
         },
       };
       return { ok: true, admission };
+    },
+    platformAllowed(ctx) {
+      return !d.enforceCredits || d.credits.canSpend(ctx.workspaceId);
     },
     async successHeaders(ctx, headers) {
       headers["X-Credits-Balance-Microdollars"] = String(d.credits.balance(ctx.workspaceId));

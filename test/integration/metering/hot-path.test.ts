@@ -170,6 +170,30 @@ describe("credits and rate limits", () => {
     }
   });
 
+  test("credits are checked per attempt: with no balance, platform routes are skipped and a BYOK route serves", async () => {
+    const g = await startGateway({ config: { credits: { enforce: true } } });
+    try {
+      const created = await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/byok-keys`, {
+        method: "POST",
+        body: JSON.stringify({ provider: "alpha", api_key: "sk-byok-alpha-0123456789" }),
+      });
+      expect(created.status).toBe(201);
+      // gamma (platform, cheapest) is skipped for want of credit; alpha is served with the workspace's key.
+      const r = await chat(g);
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { routing_metadata: { provider: string } }).routing_metadata.provider).toBe("alpha");
+      const sent = g.mock.requests.filter((x) => x.route === "chat");
+      expect(sent.map((x) => x.provider)).toEqual(["alpha"]);
+      expect(sent[0]!.headers.authorization).toBe("Bearer sk-byok-alpha-0123456789");
+      // A model with only platform routes is refused before any upstream call.
+      const refused = await chat(g, { model: "acme/gemini-only" });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_credits");
+    } finally {
+      await g.stop();
+    }
+  });
+
   test("a burst over the inference limit gets 429 with Retry-After, and honouring it succeeds", async () => {
     const g = await startGateway({ config: { limits: { ...GENEROUS_LIMITS, inference: { per_minute: 60, burst: 3 } } } });
     try {
