@@ -1,0 +1,196 @@
+// The client's side of a streaming call once its first content has arrived: no fallback any more.
+// It reads the upstream one network chunk at a time (never buffering to the end), runs decode →
+// translate → encode synchronously for what arrived, enforces the idle and total timeouts, writes SSE
+// keep-alive comments during silences, settles the attempt exactly once, and aborts the upstream
+// request when the client goes away.
+import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
+import { costMicrodollars } from "../metering/pricing";
+import type { CallContext, InferenceDeps } from "./context";
+import type { PipelineEvent } from "./types";
+import { transportError, type AttemptPlan } from "./attempt";
+import { buildRecord, ZERO_USAGE } from "./record";
+import type { Prepared } from "./prepare";
+import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
+import type { UpstreamEvents } from "./upstream-events";
+import { SyncTransform } from "./sync-transform";
+
+export type Delta = Extract<StreamEvent, { type: "delta" }>;
+
+/** An attempt whose first content arrived (run-stream.ts). */
+export interface Committed {
+  plan: AttemptPlan;
+  events: UpstreamEvents;
+  /** What arrived before and with the first content: role-only deltas, then the first real one. */
+  first: Delta[];
+  usage: Usage | null;
+  attempt: number;
+  startedAt: number;
+  t0: number;
+  ttftMs: number;
+}
+
+export interface CallSite {
+  deps: InferenceDeps;
+  ctx: CallContext;
+  prepared: Prepared;
+  log: AttemptLog[];
+  onSettled: (costMicro: number, source: "platform" | "byok") => void;
+}
+
+/** Bun's controller for `type: "direct"` streams (not in the DOM typings). */
+interface DirectController {
+  write(chunk: Uint8Array): number | Promise<number>;
+  flush(): number | Promise<number> | undefined;
+  close(): void;
+}
+
+const PING = new TextEncoder().encode(": keep-alive\n\n");
+
+const joined = (chunks: Uint8Array[]): Uint8Array => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+
+class CommittedStream {
+  private readonly enc: SyncTransform<PipelineEvent, Uint8Array>;
+  private sink: DirectController | null = null;
+  private finished = false;
+  private lastWrite = performance.now();
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private readonly deadline: number;
+  private readonly onClientGone = () => this.s.events.cancel();
+
+  constructor(
+    private readonly site: CallSite,
+    private readonly s: Committed,
+    encoder: Transformer<PipelineEvent, Uint8Array>,
+    private readonly keepAliveMs: number,
+  ) {
+    this.enc = new SyncTransform(encoder);
+    this.deadline = s.t0 + s.plan.candidate.provider.streamTimeoutMs;
+    // The client going away aborts the upstream read; the attempt is then recorded as cancelled.
+    site.ctx.signal.addEventListener("abort", this.onClientGone, { once: true });
+  }
+
+  /** The body: a "direct" stream (Bun) writes straight to the response sink, no queue, no promise per chunk. */
+  body(): ReadableStream<Uint8Array> {
+    const source = {
+      type: "direct",
+      pull: (controller: DirectController) => this.run(controller),
+      cancel: () => this.cancelled(),
+    };
+    return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
+  }
+
+  private async run(sink: DirectController): Promise<void> {
+    this.sink = sink;
+    if (this.site.ctx.signal.aborted || this.finished) return this.cancelled(); // left before the first write
+    this.write(this.s.first.flatMap((ev) => [...this.enc.push(ev)]));
+    this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
+    try {
+      await this.pump();
+    } catch {
+      this.cancelled(); // the sink refused a write: the client is gone
+    } finally {
+      clearInterval(this.keepAlive);
+      this.site.ctx.signal.removeEventListener("abort", this.onClientGone);
+    }
+  }
+
+  private async pump(): Promise<void> {
+    const provider = this.s.plan.candidate.provider;
+    for (;;) {
+      const left = this.deadline - performance.now();
+      const totalBound = left <= provider.idleTimeoutMs;
+      const r = await this.s.events.next(Math.max(1, Math.min(provider.idleTimeoutMs, left)));
+      if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
+      if (r.kind === "event") {
+        const ev = r.event;
+        if (ev.type === "delta") this.write(this.enc.push(ev));
+        else if (ev.type === "usage") this.s.usage = ev.usage;
+        else return this.fail(ev.error);
+        continue;
+      }
+      if (r.kind === "end") {
+        const settled = this.finish(200, null);
+        return settled ? this.end({ type: "done", ...settled }) : undefined;
+      }
+      if (r.kind === "broken") return this.fail(transportError(r.err, provider.id));
+      const message = totalBound
+        ? `Provider '${provider.id}' stream exceeded its total time limit.`
+        : `Provider '${provider.id}' went silent mid-stream.`;
+      return this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
+    }
+  }
+
+  private write(out: Uint8Array[]): void {
+    if (out.length === 0 || !this.sink) return;
+    // No flush per write: Bun sends what was written when this task yields, so the chunks of one
+    // network read leave together (a flush per chunk cost a third of a stream's CPU).
+    this.sink.write(joined(out));
+    this.lastWrite = performance.now();
+  }
+
+  private ping(): void {
+    if (performance.now() - this.lastWrite < this.keepAliveMs * 0.9) return;
+    this.sink?.write(PING);
+    this.sink?.flush();
+    this.lastWrite = performance.now();
+  }
+
+  private end(last: PipelineEvent): void {
+    this.write([...this.enc.push(last), ...this.enc.end()]);
+    this.sink?.close();
+  }
+
+  private fail(error: UpstreamError): void {
+    this.s.events.cancel();
+    const api = upstreamFailure({ error, provider: this.s.plan.candidate.provider.id }, false);
+    const settled = this.finish(api.status, error.code);
+    if (settled) this.end({ type: "failed", error: api.body().error, routing: settled.routing });
+  }
+
+  private cancelled(): void {
+    this.s.events.cancel();
+    this.finish(499, "cancelled");
+  }
+
+  /** Records, measures and settles the attempt — exactly once, whichever of end, failure or cancellation comes first. */
+  private finish(statusCode: number, errorCode: string | null) {
+    if (this.finished) return null;
+    this.finished = true;
+    clearInterval(this.keepAlive);
+    const { deps, ctx, prepared, log, onSettled } = this.site;
+    const s = this.s;
+    const c = s.plan.candidate;
+    const latencyMs = performance.now() - s.t0;
+    const usage = s.usage ?? ZERO_USAGE;
+    const cost = costMicrodollars(usage, c.route);
+    const ok = errorCode === null;
+    const genMs = latencyMs - s.ttftMs;
+    const tps = usage.outputTokens > 0 && genMs > 0 ? (usage.outputTokens * 1000) / genMs : undefined;
+    if (ok) deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
+    else if (errorCode === "cancelled") deps.health.releaseProbe(c.routeKey);
+    else deps.health.recordFailure(c.routeKey, {}, Date.now());
+    const outcome = {
+      attempt: s.attempt,
+      final: true,
+      statusCode,
+      success: ok,
+      latencyMs,
+      ttftMs: s.ttftMs,
+      usage,
+      costMicrodollars: cost,
+      errorCode,
+    };
+    deps.records.enqueue(buildRecord(ctx, prepared, s.plan, outcome, s.startedAt));
+    onSettled(cost, s.plan.apiKeySource);
+    return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
+  }
+}
+
+export function committedStream(
+  site: CallSite,
+  s: Committed,
+  encoder: Transformer<PipelineEvent, Uint8Array>,
+  keepAliveMs: number,
+): ReadableStream<Uint8Array> {
+  return new CommittedStream(site, s, encoder, keepAliveMs).body();
+}
