@@ -56,6 +56,30 @@ function loadCatalog(config: Config): Catalog {
   }
 }
 
+function healthStore(config: Config): HealthStore {
+  const circuit = config.file.circuit;
+  return new HealthStore({
+    ...(circuit?.failure_threshold ? { failureThreshold: circuit.failure_threshold } : {}),
+    ...(circuit?.cooldown_ms ? { cooldownMs: circuit.cooldown_ms } : {}),
+  });
+}
+
+/** Management writes reach the budget counters at once and, in shared mode, every other instance. */
+function connectManagement(management: Management, budgets: BudgetCounters, shared: SharedMode | undefined, logger: Logger): void {
+  management.events = {
+    ...management.events,
+    // Never let a failed counter update become an unhandled rejection (which would end the process).
+    onBudgetChanged: (change) =>
+      void Promise.resolve(
+        change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget)),
+      ).catch((err: unknown) => logger.error("budget counters not updated; they reload from the database", { error: String(err) })),
+  };
+  if (shared) {
+    management.events = publishingEvents(management.events, shared.bus);
+    management.idempotencyLock = shared.idempotencyLock;
+  }
+}
+
 export async function createDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Deps> {
   const catalog = loadCatalog(config);
   const db = await openDatabase(config.databaseUrl);
@@ -70,11 +94,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     catalog: () => catalog,
     masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger),
   });
-  const circuit = config.file.circuit;
-  const health = new HealthStore({
-    ...(circuit?.failure_threshold ? { failureThreshold: circuit.failure_threshold } : {}),
-    ...(circuit?.cooldown_ms ? { cooldownMs: circuit.cooldown_ms } : {}),
-  });
+  const health = healthStore(config);
   const credits = new CreditService(db, { onError: (err) => logger.warn("credit balance refresh failed", { error: String(err) }) });
   const records = new RecordWriter(db, {
     onFlushed: (batch) => credits.markFlushed(batch),
@@ -95,18 +115,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
-  management.events = {
-    ...management.events,
-    // Never let a failed counter update become an unhandled rejection (which would end the process).
-    onBudgetChanged: (change) =>
-      void Promise.resolve(
-        change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget)),
-      ).catch((err: unknown) => logger.error("budget counters not updated; they reload from the database", { error: String(err) })),
-  };
-  if (shared) {
-    management.events = publishingEvents(management.events, shared.bus);
-    management.idempotencyLock = shared.idempotencyLock;
-  }
+  connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
   const inference: InferenceDeps = {
     catalog,
