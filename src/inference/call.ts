@@ -57,11 +57,11 @@ export async function runCall(
   try {
     if (!stream) {
       const result = await runJson(deps, ctx, prepared);
-      admission.settle(result.routing.cost.microdollars, result.apiKeySource === "platform");
+      admission.settle(result.routing.cost.microdollars, { provider: result.routing.provider, byok: result.apiKeySource === "byok" });
       await deps.guards.successHeaders(ctx, headers);
       return { kind: "json", result, headers };
     }
-    const open = await runStream(deps, ctx, prepared, (cost, source) => admission.settle(cost, source === "platform"));
+    const open = await runStream(deps, ctx, prepared, (cost, served) => admission.settle(cost, served));
     await deps.guards.successHeaders(ctx, headers);
     return { kind: "stream", open, headers };
   } catch (err) {

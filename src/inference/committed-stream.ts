@@ -5,7 +5,7 @@
 // request when the client goes away.
 import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
-import type { CallContext, InferenceDeps } from "./context";
+import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { transportError, type AttemptPlan } from "./attempt";
 import { buildRecord, ZERO_USAGE } from "./record";
@@ -34,7 +34,7 @@ export interface CallSite {
   ctx: CallContext;
   prepared: Prepared;
   log: AttemptLog[];
-  onSettled: (costMicro: number, source: "platform" | "byok") => void;
+  onSettled: (costMicro: number, served: ServedBy) => void;
 }
 
 /** Bun's controller for `type: "direct"` streams (not in the DOM typings). */
@@ -181,7 +181,7 @@ class CommittedStream {
       errorCode,
     };
     deps.records.enqueue(buildRecord(ctx, prepared, s.plan, outcome, s.startedAt));
-    onSettled(cost, s.plan.apiKeySource);
+    onSettled(cost, { provider: c.provider.id, byok: s.plan.apiKeySource === "byok" });
     return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
   }
 }

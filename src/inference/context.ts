@@ -25,9 +25,16 @@ export interface CallContext {
   customFields: Record<string, string> | null;
 }
 
+/** Who served a call: after a fallback this may differ from the route the reservation was made for. */
+export interface ServedBy {
+  provider: string;
+  byok: boolean;
+}
+
 /** An admitted call's reservation against limits; settled with the real cost afterwards. */
 export interface Admission {
-  settle(costMicrodollars: number, chargedCredits: boolean): void;
+  /** The served attempt's provider and credential kind decide which budgets the cost counts against. */
+  settle(costMicrodollars: number, served: ServedBy): void;
   release(): void;
 }
 

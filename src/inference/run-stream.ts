@@ -2,7 +2,7 @@
 // the next candidate (the shared loop in attempt-loop.ts); after it, the committed stream
 // (committed-stream.ts) serves the client, and a failure ends the stream with a `failed` event instead.
 import type { UpstreamError, Usage } from "../providers/types";
-import type { CallContext, InferenceDeps } from "./context";
+import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { send, transportError, type AttemptPlan } from "./attempt";
 import { runAttempts } from "./attempt-loop";
@@ -69,7 +69,7 @@ export function runStream(
   deps: InferenceDeps,
   ctx: CallContext,
   prepared: Prepared,
-  onSettled: (costMicro: number, source: "platform" | "byok") => void,
+  onSettled: (costMicro: number, served: ServedBy) => void,
 ): Promise<StreamOpener> {
   return runAttempts(deps, ctx, prepared, true, async (plan, attempt, log, startedAt) => {
     const opened = await open(deps, ctx, plan, attempt, startedAt);

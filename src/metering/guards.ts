@@ -38,15 +38,18 @@ export function meteringGuards(d: GuardDeps): Guards {
       if (!r.ok) return { ok: false, error: new ApiError("budget_exceeded", r.message) };
       let done = false;
       const admission: Admission = {
-        settle(cost) {
+        settle(cost, served) {
           if (done) return;
           done = true;
-          void d.budgets.settle(r.reservation, cost);
+          // The cost counts against the budgets of whoever served it (a fallback may have changed the
+          // provider or the credential kind since the reservation); the holds are released as made.
+          const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
+          void Promise.resolve(d.budgets.settle({ ...r.reservation, ctx }, cost)).catch(() => {});
         },
         release() {
           if (done) return;
           done = true;
-          void d.budgets.release(r.reservation);
+          void Promise.resolve(d.budgets.release(r.reservation)).catch(() => {});
         },
       };
       return { ok: true, admission };

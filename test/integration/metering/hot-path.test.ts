@@ -133,6 +133,32 @@ describe("budgets under concurrency", () => {
     expect(b.budgets[0]!.spend).toBeCloseTo(spend / 1e6, 6);
   });
 
+  test("after a fallback, the cost counts against the budgets of the route that served it", async () => {
+    const g2 = await startGateway();
+    try {
+      const key = await g2.s.fetch(`/v1/workspaces/${g2.s.workspaceId}/byok-keys`, {
+        method: "POST",
+        body: JSON.stringify({ provider: "alpha", api_key: "sk-byok-alpha-0123456789" }),
+      });
+      expect(key.status).toBe(201);
+      const b = await g2.s.fetch(`/v1/workspaces/${g2.s.workspaceId}/budgets`, {
+        method: "POST",
+        body: JSON.stringify({ scope: "byok", scope_id: "alpha", period: "daily", limit: 10 }),
+      });
+      expect(b.status).toBe(201);
+      const budgetId = ((await b.json()) as { budget_id: string }).budget_id;
+      // The reservation is made for gamma (platform, cheapest); gamma fails and alpha's BYOK key serves.
+      g2.mock.setScript({ provider: "gamma" }, { kind: "error", status: 500 });
+      const r = await chat(g2);
+      expect(r.status).toBe(200);
+      const meta = ((await r.json()) as { routing_metadata: { provider: string; cost: { microdollars: number } } }).routing_metadata;
+      expect(meta.provider).toBe("alpha");
+      expect(await g2.s.deps.budgets.spend(budgetId)).toBe(meta.cost.microdollars);
+    } finally {
+      await g2.stop();
+    }
+  });
+
   test("budget headers appear on chat success when such budgets exist", async () => {
     const g2 = await startGateway();
     try {
