@@ -32,8 +32,11 @@ export type ReserveResult =
 
 export interface BudgetCounters {
   reserve(ctx: SpendContext, estimatedMicrodollars: number, now?: number): MaybePromise<ReserveResult>;
-  /** Ends a reservation and adds the call's actual cost to every budget that applies. */
-  settle(reservation: Reservation, actualMicrodollars: number): MaybePromise<void>;
+  /**
+   * Ends a reservation and adds the call's actual cost to every budget that applies to `served` (the
+   * attempt that served the call; the reservation's own context when absent).
+   */
+  settle(reservation: Reservation, actualMicrodollars: number, served?: SpendContext): MaybePromise<void>;
   /** Ends a reservation without spend (the attempt failed or was not charged). */
   release(reservation: Reservation): MaybePromise<void>;
   /** Current-period spend of a budget (the budget record's `spend`), microdollars. */
@@ -119,11 +122,11 @@ export class MemoryBudgetCounters implements BudgetCounters {
     return { ok: true, reservation: { id: crypto.randomUUID(), ctx: { ...ctx }, at: now, amount, holds } };
   }
 
-  settle(reservation: Reservation, actualMicrodollars: number): void {
+  settle(reservation: Reservation, actualMicrodollars: number, served: SpendContext = reservation.ctx): void {
     if (!this.end(reservation)) return;
     if (actualMicrodollars <= 0) return;
     // Budgets created while the call ran count it too: applicability is evaluated now.
-    for (const def of this.applicable(reservation.ctx)) {
+    for (const def of this.applicable(served)) {
       const st = this.state(def, reservation.at);
       if (st) st.spent += actualMicrodollars;
     }

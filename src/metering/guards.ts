@@ -44,7 +44,7 @@ export function meteringGuards(d: GuardDeps): Guards {
           // The cost counts against the budgets of whoever served it (a fallback may have changed the
           // provider or the credential kind since the reservation); the holds are released as made.
           const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
-          void Promise.resolve(d.budgets.settle({ ...r.reservation, ctx }, cost)).catch(() => {});
+          void Promise.resolve(d.budgets.settle(r.reservation, cost, ctx)).catch(() => {});
         },
         release() {
           if (done) return;

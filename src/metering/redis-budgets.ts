@@ -119,8 +119,8 @@ export class RedisBudgetCounters implements BudgetCounters {
     return r;
   }
 
-  async settle(reservation: Reservation, actualMicrodollars: number): Promise<void> {
-    await this.end(reservation, Math.max(0, Math.round(actualMicrodollars)));
+  async settle(reservation: Reservation, actualMicrodollars: number, served: SpendContext = reservation.ctx): Promise<void> {
+    await this.end(reservation, Math.max(0, Math.round(actualMicrodollars)), served);
   }
 
   async release(reservation: Reservation): Promise<void> {
@@ -191,18 +191,18 @@ export class RedisBudgetCounters implements BudgetCounters {
   }
 
   /** Ends a reservation where it was taken; the cost counts in the periods containing reservation.at. */
-  private async end(reservation: Reservation, cost: number): Promise<void> {
+  private async end(reservation: Reservation, cost: number, served: SpendContext = reservation.ctx): Promise<void> {
     const holdKeys = this.sharedHolds.get(reservation);
     const owner = this.localOwner.get(reservation);
     this.sharedHolds.delete(reservation);
     this.localOwner.delete(reservation);
-    if (owner) owner.settle(reservation, cost);
+    if (owner) owner.settle(reservation, cost, served);
     // The local counters see every settled cost too, so a later fallback starts close to the truth.
-    if (owner !== this.local && cost > 0) this.local.settle({ ...reservation, holds: [] }, cost);
+    if (owner !== this.local && cost > 0) this.local.settle({ ...reservation, holds: [] }, cost, served);
     if (!holdKeys) return;
     // Budgets created while the call ran count it too: applicability is evaluated now.
     const spendKeys =
-      cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, reservation.ctx)).map((d) => this.keyFor(d, reservation.at)) : [];
+      cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, served)).map((d) => this.keyFor(d, reservation.at)) : [];
     try {
       await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
     } catch (err) {
