@@ -55,7 +55,12 @@ class CommittedStream {
   private lastWrite = performance.now();
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private readonly deadline: number;
-  private readonly onClientGone = () => this.s.events.cancel();
+  // The client going away aborts the upstream read; if the body was never pulled (the client left
+  // before the response started), nothing else would settle the attempt, so it is settled here.
+  private readonly onClientGone = () => {
+    this.s.events.cancel();
+    if (!this.sink) this.cancelled();
+  };
 
   constructor(
     private readonly site: CallSite,
@@ -65,8 +70,8 @@ class CommittedStream {
   ) {
     this.enc = new SyncTransform(encoder);
     this.deadline = s.t0 + s.plan.candidate.provider.streamTimeoutMs;
-    // The client going away aborts the upstream read; the attempt is then recorded as cancelled.
-    site.ctx.signal.addEventListener("abort", this.onClientGone, { once: true });
+    if (site.ctx.signal.aborted) queueMicrotask(this.onClientGone);
+    else site.ctx.signal.addEventListener("abort", this.onClientGone, { once: true });
   }
 
   /** The body: a "direct" stream (Bun) writes straight to the response sink, no queue, no promise per chunk. */
