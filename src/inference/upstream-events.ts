@@ -63,13 +63,20 @@ export class UpstreamEvents {
       } finally {
         this.deadline = Infinity;
       }
-      if (r.done) {
-        this.ended = true;
-        this.stopWatchdog();
-        this.parser.feed(this.decoder.decode());
-        this.enqueue(this.translate.end());
-      } else {
-        this.parser.feed(this.decoder.decode(r.value!, { stream: true }));
+      // A translator that throws on an unexpected upstream shape makes the stream broken (a provider
+      // error), never an exception escaping into the response.
+      try {
+        if (r.done) {
+          this.ended = true;
+          this.stopWatchdog();
+          this.parser.feed(this.decoder.decode());
+          this.enqueue(this.translate.end());
+        } else {
+          this.parser.feed(this.decoder.decode(r.value!, { stream: true }));
+        }
+      } catch (err) {
+        this.cancel();
+        return { kind: "broken", err };
       }
     }
   }
