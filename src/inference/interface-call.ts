@@ -69,3 +69,13 @@ export async function runInterfaceCall(
   Object.assign(headers, out.headers, { "x-request-id": ctx.requestId });
   return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
 }
+
+/**
+ * A JSON answer as a string with its headers on Elysia's `set`: Elysia then builds the one Response.
+ * (Returning a Response of our own makes Elysia copy it into a second one to merge headers.)
+ */
+export function jsonReply(set: { headers: Record<string, unknown> }, headers: Record<string, string>, body: unknown): string {
+  Object.assign(set.headers, headers);
+  set.headers["content-type"] = "application/json";
+  return JSON.stringify(body);
+}

@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: validate, hand to the pipeline, render. Thin by design.
 import { Elysia } from "elysia";
 import type { ChatRequest } from "../../providers/types";
-import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
 import { ChatCompletionBody } from "./schema";
 import { chatSseTransformer, renderChatCompletion } from "./render";
 
@@ -10,16 +10,12 @@ export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8",
 export function chatRoutes(d: InferenceRouteDeps) {
   return new Elysia({ name: "chat" }).post(
     "/v1/chat/completions",
-    async ({ body, request }) => {
+    async ({ body, request, set }) => {
       const { out, headers } = await runInterfaceCall(d, request, "chat_completions", () => {
         const { gateway, extensions, ...rest } = body;
         return { request: rest as ChatRequest, gateway, extensions, stream: rest.stream === true, validated: true };
       });
-      if (out.kind === "json") {
-        return new Response(JSON.stringify(renderChatCompletion(out.result)), {
-          headers: { ...headers, "content-type": "application/json" },
-        });
-      }
+      if (out.kind === "json") return jsonReply(set, headers, renderChatCompletion(out.result));
       const bytes = out.open(chatSseTransformer(), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
     },

@@ -1,7 +1,7 @@
 // POST /v1/messages: the Anthropic Messages interface over the same pipeline. Authenticates with
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 import { Elysia } from "elysia";
-import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
 import { SSE_HEADERS } from "../chat/routes";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
@@ -18,7 +18,7 @@ export const messagesErrorRenderer: ErrorRenderer = (err, request, requestId) =>
 export function messagesRoutes(d: InferenceRouteDeps) {
   return new Elysia({ name: "messages" }).post(
     "/v1/messages",
-    async ({ body, request }) => {
+    async ({ body, request, set }) => {
       const { out, headers, model } = await runInterfaceCall(
         d,
         request,
@@ -38,7 +38,7 @@ export function messagesRoutes(d: InferenceRouteDeps) {
         { allowXApiKey: true },
       );
       if (out.kind === "json") {
-        return new Response(JSON.stringify(renderMessage(out.result)), { headers: { ...headers, "content-type": "application/json" } });
+        return jsonReply(set, headers, renderMessage(out.result));
       }
       const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });

@@ -1,6 +1,6 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
 import { Elysia } from "elysia";
-import { runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
 import { SSE_HEADERS } from "../chat/routes";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
@@ -11,7 +11,7 @@ import { responsesStreamTransformer } from "./stream";
 export function responsesRoutes(d: InferenceRouteDeps) {
   return new Elysia({ name: "responses" }).post(
     "/v1/responses",
-    async ({ body, request }) => {
+    async ({ body, request, set }) => {
       let echo: ResponsesEcho | undefined;
       const { out, headers, model } = await runInterfaceCall(d, request, "responses", () => {
         const parsed = parseResponsesRequest(body);
@@ -28,7 +28,7 @@ export function responsesRoutes(d: InferenceRouteDeps) {
       });
       const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
       if (out.kind === "json") {
-        return new Response(JSON.stringify(renderResponse(out.result, e)), { headers: { ...headers, "content-type": "application/json" } });
+        return jsonReply(set, headers, renderResponse(out.result, e));
       }
       const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
       return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
