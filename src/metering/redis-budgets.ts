@@ -244,9 +244,16 @@ export class RedisBudgetCounters implements BudgetCounters {
 
   /** The period hash of `def` at `at`. Scope and include_byok are in the name: changing them starts a fresh seed. */
   private keyFor(def: BudgetDef, at: number): string {
-    const shape = sha256Hex(`${def.scope}|${def.scopeId}|${def.includeByok}`).slice(0, 8);
+    // The shape hash is per definition object (definitions are replaced, not mutated, when they change).
+    let shape = this.shapes.get(def);
+    if (shape === undefined) {
+      shape = sha256Hex(`${def.scope}|${def.scopeId}|${def.includeByok}`).slice(0, 8);
+      this.shapes.set(def, shape);
+    }
     return this.redis.key("budget", def.id, periodBounds(def.period, at).key, shape);
   }
+
+  private readonly shapes = new WeakMap<BudgetDef, string>();
 
   private async rebuildLocal(): Promise<void> {
     const fresh = new MemoryBudgetCounters(this.db, this.clock);
