@@ -50,6 +50,8 @@ export interface BudgetCounters {
 
 interface PeriodState {
   periodStart: number;
+  /** End of the period (exclusive): calls inside [start, end) reuse this state without recomputing bounds. */
+  periodEnd: number;
   periodKey: string;
   spent: number;
   reserved: number;
@@ -87,7 +89,7 @@ export class MemoryBudgetCounters implements BudgetCounters {
     const now = this.clock();
     const b = periodBounds(def.period, now);
     const spent = await loadSpend(this.db, def, b.start, b.end);
-    this.states.set(def.id, { periodStart: b.start, periodKey: b.key, spent, reserved: 0 });
+    this.states.set(def.id, { periodStart: b.start, periodEnd: b.end, periodKey: b.key, spent, reserved: 0 });
   }
 
   removeBudget(budgetId: string): void {
@@ -175,10 +177,11 @@ export class MemoryBudgetCounters implements BudgetCounters {
    * longer matters to enforcement.
    */
   private state(def: BudgetDef, at: number): PeriodState | null {
-    const b = periodBounds(def.period, at);
     let st = this.states.get(def.id);
+    if (st && at >= st.periodStart && at < st.periodEnd) return st; // the common case: no date math
+    const b = periodBounds(def.period, at);
     if (!st || b.start > st.periodStart) {
-      st = { periodStart: b.start, periodKey: b.key, spent: 0, reserved: 0 };
+      st = { periodStart: b.start, periodEnd: b.end, periodKey: b.key, spent: 0, reserved: 0 };
       this.states.set(def.id, st);
     }
     return b.start < st.periodStart ? null : st;
