@@ -165,16 +165,25 @@ export class CreditService {
     }
   }
 
-  private async sumRange(from: number | undefined, to: number | undefined): Promise<Map<string, number>> {
+  // Built once (on first use: the table exists only after migrations): this runs every second, and
+  // building a Drizzle query costs far more than running it.
+  private sumQueryCache: ReturnType<CreditService["buildSumQuery"]> | undefined;
+  private get sumQuery() {
+    return (this.sumQueryCache ??= this.buildSumQuery());
+  }
+
+  private buildSumQuery() {
     const t = this.db.t.creditLedger;
-    const conds = [];
-    if (from !== undefined) conds.push(gte(t.createdAt, from));
-    if (to !== undefined) conds.push(lt(t.createdAt, to));
-    const rows = await this.db.orm
+    return this.db.orm
       .select({ ws: t.workspaceId, total: sql<string | number>`sum(${t.amountMicrodollars})` })
       .from(t)
-      .where(conds.length ? and(...conds) : undefined)
-      .groupBy(t.workspaceId);
+      .where(and(gte(t.createdAt, sql.placeholder("from")), lt(t.createdAt, sql.placeholder("to"))))
+      .groupBy(t.workspaceId)
+      .prepare();
+  }
+
+  private async sumRange(from: number | undefined, to: number | undefined): Promise<Map<string, number>> {
+    const rows = await this.sumQuery.execute({ from: from ?? Number.MIN_SAFE_INTEGER, to: to ?? Number.MAX_SAFE_INTEGER });
     // Postgres returns SUM(bigint) as numeric text; SQLite as a number.
     return new Map(rows.map((r) => [r.ws, Number(r.total ?? 0)]));
   }

@@ -10,6 +10,14 @@ export type ByokPatch = Partial<Pick<ByokRow, "name" | "isDefault" | "disabled" 
 
 export function byokRepo(db: Database) {
   const t = db.t.byokKeys;
+  // Built once, on first use (after migrations): the in-memory store re-reads every routable key every 2 s.
+  const buildRoutable = () =>
+    db.orm
+      .select()
+      .from(t)
+      .where(and(eq(t.isDefault, true), eq(t.disabled, false)))
+      .prepare();
+  let allRoutable: ReturnType<typeof buildRoutable> | undefined;
   const byId = (ws: string, id: string) => and(eq(t.workspaceId, ws), eq(t.id, id));
   return {
     async list(workspaceId: string): Promise<ByokRow[]> {
@@ -20,8 +28,8 @@ export function byokRepo(db: Database) {
     },
     /** Keys routing may use: default and enabled, optionally of one workspace. */
     async routable(workspaceId?: string): Promise<ByokRow[]> {
-      const conds = [eq(t.isDefault, true), eq(t.disabled, false)];
-      if (workspaceId) conds.push(eq(t.workspaceId, workspaceId));
+      if (!workspaceId) return (allRoutable ??= buildRoutable()).execute();
+      const conds = [eq(t.isDefault, true), eq(t.disabled, false), eq(t.workspaceId, workspaceId)];
       return db.orm
         .select()
         .from(t)

@@ -29,13 +29,16 @@ const json = (v: string[] | null | undefined) => (v === undefined ? undefined : 
 
 export function routingDefaultsRepo(db: Database) {
   const t = db.t.routingDefaults;
+  // Built once, on first use (after migrations): the in-memory store re-reads every row every 2 s.
+  let allQuery: ReturnType<typeof buildAll> | undefined;
+  const buildAll = () => db.orm.select().from(t).prepare();
   return {
     async get(workspaceId: string): Promise<StoredRoutingDefaults | undefined> {
       const rows = await db.orm.select().from(t).where(eq(t.workspaceId, workspaceId)).limit(1);
       return rows[0] && fromRaw(rows[0]);
     },
     async all(): Promise<Map<string, StoredRoutingDefaults>> {
-      const rows = await db.orm.select().from(t);
+      const rows = await (allQuery ??= buildAll()).execute();
       return new Map(rows.map((r) => [r.workspaceId, fromRaw(r)]));
     },
     /** Applies the patch inside the caller's transaction; returns the stored row afterwards. */

@@ -9,7 +9,8 @@ import * as tables from "../../../src/platform/db/schema-sqlite";
 function scriptedLedger() {
   const waiting: ((rows: { ws: string; total: number }[]) => void)[] = [];
   const query = () => new Promise<{ ws: string; total: number }[]>((resolve) => waiting.push(resolve));
-  const builder = { from: () => builder, where: () => builder, groupBy: query };
+  // The service prepares its ledger-sum query once and executes it on every poll.
+  const builder = { from: () => builder, where: () => builder, groupBy: () => ({ prepare: () => ({ execute: query }) }) };
   const db = { t: tables, orm: { select: () => builder } } as unknown as Database;
   return {
     db,
