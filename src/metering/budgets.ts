@@ -57,6 +57,9 @@ interface PeriodState {
   reserved: number;
 }
 
+/** How long an unsettled reservation holds headroom (the longest stream plus margin). */
+export const RESERVATION_TTL_MS = 15 * 60_000;
+
 export const HEADER_PERIOD: Record<BudgetPeriod, string> = { daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
 
 export class MemoryBudgetCounters implements BudgetCounters {
@@ -64,6 +67,9 @@ export class MemoryBudgetCounters implements BudgetCounters {
   private readonly byWorkspace = new Map<string, Set<string>>();
   private readonly states = new Map<string, PeriodState>();
   private readonly ended = new WeakSet<Reservation>();
+  /** Open reservations and when they stop holding headroom (as the Redis store's do). */
+  private readonly open = new Map<Reservation, number>();
+  private lastSweep = 0;
 
   constructor(
     private readonly db: Database,
@@ -106,6 +112,7 @@ export class MemoryBudgetCounters implements BudgetCounters {
   }
 
   reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): ReserveResult {
+    this.sweep(now);
     const applicable = this.applicable(ctx).filter((d) => d.enforce);
     for (const def of applicable) {
       const st = this.state(def, now);
@@ -121,7 +128,9 @@ export class MemoryBudgetCounters implements BudgetCounters {
       st.reserved += amount;
       holds.push({ budgetId: def.id, periodKey: st.periodKey });
     }
-    return { ok: true, reservation: { id: crypto.randomUUID(), ctx: { ...ctx }, at: now, amount, holds } };
+    const reservation: Reservation = { id: crypto.randomUUID(), ctx: { ...ctx }, at: now, amount, holds };
+    this.open.set(reservation, now + RESERVATION_TTL_MS);
+    return { ok: true, reservation };
   }
 
   settle(reservation: Reservation, actualMicrodollars: number, served: SpendContext = reservation.ctx): void {
@@ -187,8 +196,19 @@ export class MemoryBudgetCounters implements BudgetCounters {
     return b.start < st.periodStart ? null : st;
   }
 
+  /**
+   * A reservation that was never settled (a bug, or a call lost in a crash of its own code path) must not
+   * hold headroom for ever: past RESERVATION_TTL_MS it is released. Checked at most once a minute.
+   */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [r, deadline] of this.open) if (deadline <= now) this.end(r);
+  }
+
   /** Releases the reservation's holds once; false when it had already ended. */
   private end(reservation: Reservation): boolean {
+    this.open.delete(reservation);
     if (this.ended.has(reservation)) return false;
     this.ended.add(reservation);
     for (const h of reservation.holds) {

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { MemoryBudgetCounters, type BudgetDef, type Reservation, type SpendContext } from "../../../src/metering/budgets";
+import {
+  MemoryBudgetCounters,
+  RESERVATION_TTL_MS,
+  type BudgetDef,
+  type Reservation,
+  type SpendContext,
+} from "../../../src/metering/budgets";
 import { writeBatch } from "../../../src/metering/record-batch";
 import { DIALECTS, makeRecord, openTestDb, type TestDb } from "./test-db";
 
@@ -38,6 +44,14 @@ for (const dialect of DIALECTS) {
     });
     afterEach(async () => {
       await t.cleanup();
+    });
+
+    test("a reservation never settled stops holding headroom after RESERVATION_TTL_MS", async () => {
+      await counters.upsertBudget(budget({ limitMicrodollars: 1000 }));
+      ok(counters.reserve(platform, 5000, now)); // holds the whole budget and is never settled
+      expect(counters.reserve(platform, 1, now).ok).toBe(false);
+      now += RESERVATION_TTL_MS + 60_001;
+      expect(counters.reserve(platform, 1, now).ok).toBe(true);
     });
 
     test("load: spend of the current period comes from final attempts matching each scope", async () => {
