@@ -19,7 +19,9 @@ export const VERSION = "0.1.0";
 export function createApp(deps: Deps) {
   const inferenceRoutes = { inference: deps.inference, keys: deps.keys };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
-  const app = new Elysia()
+  // normalize off: the body schemas say what is accepted (unknown gateway fields are a 400, not silently
+  // dropped), and the per-request object mirroring it costs is avoided.
+  const app = new Elysia({ normalize: false })
     .use(edge(deps.logger, [messagesErrorRenderer]))
     .use(
       rateLimit(
