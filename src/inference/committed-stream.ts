@@ -3,7 +3,7 @@
 // translate → encode synchronously for what arrived, enforces the idle and total timeouts, writes SSE
 // keep-alive comments during silences, settles the attempt exactly once, and aborts the upstream
 // request when the client goes away.
-import type { StreamEvent, UpstreamError, Usage } from "../providers/types";
+import type { DeltaEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
@@ -14,7 +14,7 @@ import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
 import type { UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
 
-export type Delta = Extract<StreamEvent, { type: "delta" }>;
+export type Delta = DeltaEvent;
 
 /** An attempt whose first content arrived (run-stream.ts). */
 export interface Committed {

@@ -1,6 +1,6 @@
 // What the request pipeline hands to each interface's renderer (chat, responses, messages), streaming
 // or not. Renderers are pure: they turn these into their wire format.
-import type { ChatResult, StreamEvent, Usage, Warning } from "../providers/types";
+import type { ChatResult, DeltaEvent, Usage, Warning } from "../providers/types";
 import type { ErrorBody } from "../http/errors";
 
 export interface AttemptSummary {
@@ -36,6 +36,6 @@ export interface PipelineResult {
  * no fallback is possible any more).
  */
 export type PipelineEvent =
-  | Extract<StreamEvent, { type: "delta" }>
+  | DeltaEvent
   | { type: "done"; usage: Usage; routing: RoutingMetadata }
   | { type: "failed"; error: ErrorBody["error"]; routing?: RoutingMetadata };

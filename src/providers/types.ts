@@ -119,6 +119,9 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   | { type: "error"; error: UpstreamError };
 
+/** One content delta of a stream (the event type every adapter emits most). */
+export type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
+
 export interface Warning {
   type: "unsupported_parameter";
   code: string;

@@ -6,7 +6,7 @@
 //   message_stop         → usage, once
 //   error                → error event; ping, content_block_stop, thinking deltas → nothing
 // Tool calls are numbered in order of appearance, independent of Anthropic's block indices.
-import type { FinishReason, StreamEvent, UpstreamTarget } from "../types";
+import type { DeltaEvent, FinishReason, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
@@ -22,8 +22,6 @@ interface AnthropicStreamState {
   usageSent: boolean;
   failed: boolean;
 }
-
-type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
 export function anthropicStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: AnthropicStreamState = {

@@ -3,7 +3,7 @@
 // opens it with a role delta, text parts become content deltas, each functionCall part arrives
 // complete and becomes one tool call (id synthesized), a finishReason closes the candidate.
 // usageMetadata is cumulative on every event; the last one is emitted once, in flush.
-import type { ChunkDelta, FinishReason, StreamEvent, UpstreamTarget } from "../types";
+import type { ChunkDelta, DeltaEvent, FinishReason, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
@@ -32,8 +32,6 @@ interface GeminiStreamState {
   usageWire: GeminiUsageWire | undefined;
   failed: boolean;
 }
-
-type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
 export function geminiStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: GeminiStreamState = {

@@ -1,7 +1,7 @@
 // OpenAI-compatible SSE events → internal stream events. Chunks map one to one onto delta events;
 // usage (the last chunk with `choices: []`, or Groq's `x_groq.usage`) is held and emitted once, at
 // `[DONE]` or in flush when a server ends without it.
-import type { ChunkDelta, StreamEvent, Usage, UpstreamTarget } from "../types";
+import type { ChunkDelta, DeltaEvent, StreamEvent, UpstreamTarget, Usage } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { zeroUsage } from "../usage";
@@ -46,7 +46,7 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
         const delta = toDelta(choice);
         const finishReason = openAIFinishReason(choice.finish_reason);
         if (Object.keys(delta).length === 0 && finishReason === null && choice.logprobs == null) continue;
-        const out: Extract<StreamEvent, { type: "delta" }> = {
+        const out: DeltaEvent = {
           type: "delta",
           id: wire.id ?? "",
           created: typeof wire.created === "number" ? wire.created : Math.floor(Date.now() / 1000),

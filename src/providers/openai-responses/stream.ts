@@ -9,7 +9,7 @@
 //                                              content_part.*, *.done, reasoning…) → nothing
 // Tool calls are numbered in order of appearance, independent of the output item indices (a
 // reasoning item usually takes output_index 0).
-import type { ChunkDelta, FinishReason, StreamEvent, Usage, UpstreamTarget } from "../types";
+import type { ChunkDelta, DeltaEvent, FinishReason, StreamEvent, UpstreamTarget, Usage } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { zeroUsage } from "../usage";
@@ -40,8 +40,6 @@ interface ResponsesStreamState {
   /** After an error nothing else from upstream is trusted. */
   failed: boolean;
 }
-
-type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
 export function responsesStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: ResponsesStreamState = {
