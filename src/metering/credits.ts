@@ -9,18 +9,15 @@
 // nothing is ever counted zero times, and at worst a debit is counted twice for one poll interval (the
 // balance looks lower, never higher, than it is).
 //
-// Cheap polling: the ledger sum is split at a checkpoint time. Rows older than the checkpoint are summed
-// once into `base`; each poll sums only rows with created_at ≥ checkpoint. The checkpoint trails the clock
-// by SETTLE_MS and advances now and then. Ledger rows carry their write time (record-batch.ts, add()), so
-// no row can appear below the checkpoint after it has moved, unless a writer's clock is off by SETTLE_MS.
-import { and, gte, lt, sql } from "drizzle-orm";
+// The ledger itself is read by ledger-totals.ts (a rowid cursor on SQLite, a time window on Postgres).
 import type { Database } from "../platform/db/database";
 import { chargesCredits, debitLedgerId, type RequestRecord } from "./request-record";
+import { ledgerTotals, type LedgerTotals } from "./ledger-totals";
 
 export interface CreditServiceOptions {
   /** Poll interval of start(), ms. Default 1000 (CONTRACT §1: CLI changes are seen within 2 s). */
   pollIntervalMs?: number;
-  /** How far the checkpoint trails the clock, ms. Default 10 minutes. */
+  /** Postgres: how far the ledger poll's checkpoint trails the clock, ms (ledger-totals.ts). Default 10 minutes. */
   settleMs?: number;
   now?: () => number;
   onError?: (err: unknown) => void;
@@ -35,13 +32,10 @@ interface PendingDebit {
 
 export class CreditService {
   private readonly pollIntervalMs: number;
-  private readonly settleMs: number;
   private readonly now: () => number;
-  /** Ledger sum per workspace of rows older than `checkpoint`. */
-  private base = new Map<string, number>();
-  /** Ledger sum per workspace of rows at or after `checkpoint`, as of the last poll. */
-  private recent = new Map<string, number>();
-  private checkpoint = 0;
+  private readonly ledger: LedgerTotals;
+  /** Ledger sum per workspace, as of the last poll. */
+  private totals: ReadonlyMap<string, number> = new Map();
   /** Pending debits by ledger ID, and their totals per workspace. */
   private pending = new Map<string, PendingDebit>();
   private pendingByWs = new Map<string, number>();
@@ -55,14 +49,12 @@ export class CreditService {
     private readonly opts: CreditServiceOptions = {},
   ) {
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
-    this.settleMs = opts.settleMs ?? 10 * 60_000;
     this.now = opts.now ?? Date.now;
+    this.ledger = ledgerTotals(db, opts.settleMs ?? 10 * 60_000, this.now);
   }
 
   /** Loads every workspace's balance from the ledger. Call once before serving. */
   async load(): Promise<void> {
-    this.checkpoint = this.now() - this.settleMs;
-    this.base = await this.sumRange(undefined, this.checkpoint);
     await this.refresh();
   }
 
@@ -80,7 +72,7 @@ export class CreditService {
 
   /** Balance in microdollars (for X-Credits-Balance-Microdollars and the balance endpoint). */
   balance(workspaceId: string): number {
-    return (this.base.get(workspaceId) ?? 0) + (this.recent.get(workspaceId) ?? 0) - (this.pendingByWs.get(workspaceId) ?? 0);
+    return (this.totals.get(workspaceId) ?? 0) - (this.pendingByWs.get(workspaceId) ?? 0);
   }
 
   /** Epoch ms of the last change seen for the workspace (the balance record's updated_at). */
@@ -145,47 +137,15 @@ export class CreditService {
   private async poll(): Promise<void> {
     const seq = ++this.pollSeq;
     const now = this.now();
-    // Advance the checkpoint once it trails by twice the settle time: rows in between are final.
-    if (now - this.checkpoint > 2 * this.settleMs) {
-      const next = now - this.settleMs;
-      const moved = await this.sumRange(this.checkpoint, next);
-      for (const [ws, v] of moved) this.base.set(ws, (this.base.get(ws) ?? 0) + v);
-      this.checkpoint = next;
-    }
-    const recent = await this.sumRange(this.checkpoint, undefined);
-    for (const ws of new Set([...recent.keys(), ...this.recent.keys()])) {
-      if ((recent.get(ws) ?? 0) !== (this.recent.get(ws) ?? 0)) this.updatedAt.set(ws, now);
-    }
-    this.recent = recent;
+    const read = await this.ledger.read();
+    for (const ws of read.changed) this.updatedAt.set(ws, now);
+    this.totals = read.totals;
     for (const [id, p] of this.pending) {
       if (p.flushedAtPoll !== undefined && p.flushedAtPoll < seq) {
         this.pending.delete(id);
         this.bumpPending(p.workspaceId, -p.amount);
       }
     }
-  }
-
-  // Built once (on first use: the table exists only after migrations): this runs every second, and
-  // building a Drizzle query costs far more than running it.
-  private sumQueryCache: ReturnType<CreditService["buildSumQuery"]> | undefined;
-  private get sumQuery() {
-    return (this.sumQueryCache ??= this.buildSumQuery());
-  }
-
-  private buildSumQuery() {
-    const t = this.db.t.creditLedger;
-    return this.db.orm
-      .select({ ws: t.workspaceId, total: sql<string | number>`sum(${t.amountMicrodollars})` })
-      .from(t)
-      .where(and(gte(t.createdAt, sql.placeholder("from")), lt(t.createdAt, sql.placeholder("to"))))
-      .groupBy(t.workspaceId)
-      .prepare();
-  }
-
-  private async sumRange(from: number | undefined, to: number | undefined): Promise<Map<string, number>> {
-    const rows = await this.sumQuery.execute({ from: from ?? Number.MIN_SAFE_INTEGER, to: to ?? Number.MAX_SAFE_INTEGER });
-    // Postgres returns SUM(bigint) as numeric text; SQLite as a number.
-    return new Map(rows.map((r) => [r.ws, Number(r.total ?? 0)]));
   }
 
   private bumpPending(ws: string, delta: number): void {

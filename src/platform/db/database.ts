@@ -32,6 +32,13 @@ export interface Database {
     conflict: readonly (keyof Row<K> & string)[],
     returning: readonly (keyof Row<K> & string)[],
   ): Promise<Record<string, unknown>[]>;
+  /**
+   * SQLite only: the credit ledger rows committed after rowid `after`, summed per workspace, and the
+   * last rowid (the next cursor). SQLite commits one writer at a time across all processes, so rowid
+   * order is commit order and the cursor never skips a row; Postgres has no such order and leaves this
+   * undefined (ledger-totals.ts then polls a time window).
+   */
+  ledgerSince?(after: number): Promise<{ sums: Map<string, number>; cursor: number }>;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;

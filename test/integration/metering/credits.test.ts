@@ -98,6 +98,34 @@ for (const dialect of DIALECTS) {
       expect(credits.balance("ws1")).toBe(700);
     });
 
+    test("a poll that meets an open transaction neither counts its rows nor skips rows written after its rollback", async () => {
+      credits = new CreditService(t.db);
+      await credits.add("ws1", 100, "grant");
+      const row = (id: string, amount: number) => ({
+        id,
+        workspaceId: "ws1",
+        amountMicrodollars: amount,
+        reason: "grant",
+        requestId: null,
+        createdAt: Date.now(),
+      });
+      let poll: Promise<void> | null = null;
+      await t.db
+        .tx(async (orm) => {
+          await orm.insert(t.db.t.creditLedger).values(row("rolled-back", 5_000));
+          poll = credits!.refresh(); // runs while the row above is written but not committed
+          await Promise.resolve();
+          throw new Error("rollback");
+        })
+        .catch(() => undefined);
+      await poll;
+      expect(credits.balance("ws1")).toBe(100);
+      // On SQLite the next row may take the rolled-back row's rowid: the cursor must not be past it.
+      await t.db.orm.insert(t.db.t.creditLedger).values(row("after", 7));
+      await credits.refresh();
+      expect(credits.balance("ws1")).toBe(107);
+    });
+
     test("the checkpoint advances without changing balances", async () => {
       let now = Date.now();
       credits = new CreditService(t.db, { settleMs: 1000, now: () => now });
