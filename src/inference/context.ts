@@ -61,7 +61,8 @@ export interface InferenceDeps {
   records: { enqueue(record: RequestRecord): unknown };
   guards: Guards;
   logger: Logger;
-  fetch: typeof fetch;
+  /** Sends an upstream request (platform/http1 for http: upstreams, Bun's fetch for the rest). */
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
   /** SSE keep-alive comment interval during upstream silence. */
   keepAliveMs: number;
 }
