@@ -12,7 +12,6 @@ import { HealthStore } from "./routing/health";
 import { RecordWriter } from "./metering/record-writer";
 import type { InferenceDeps } from "./inference/context";
 import { CreditService } from "./metering/credits";
-import { upstreamFetch } from "./platform/http1/client";
 import { MemoryBudgetCounters, type BudgetCounters } from "./metering/budgets";
 import { budgetFromRow } from "./metering/budget-spend";
 import { meteringGuards } from "./metering/guards";
@@ -133,7 +132,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     },
     guards: meteringGuards({ credits, budgets, writer: records, enforceCredits: config.file.credits?.enforce === true }),
     logger,
-    fetch: upstreamFetch(globalThis.fetch, process.env),
+    fetch: globalThis.fetch,
     keepAliveMs: 15_000,
   };
   return {

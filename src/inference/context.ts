@@ -61,8 +61,7 @@ export interface InferenceDeps {
   records: { enqueue(record: RequestRecord): unknown };
   guards: Guards;
   logger: Logger;
-  /** Sends an upstream request (platform/http1 for http: upstreams, Bun's fetch for the rest). */
-  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  fetch: typeof fetch;
   /** SSE keep-alive comment interval during upstream silence. */
   keepAliveMs: number;
 }
