@@ -5,6 +5,7 @@ import { createDeps, type Deps } from "./deps";
 import { createApp, VERSION } from "./app";
 import { bootstrap } from "./cli/bootstrap";
 import { UsageError, creditsAdd, keyCreate, workspaceCreate } from "./cli/commands";
+import { startMemoryGovernor } from "./platform/memory-governor";
 
 const HELP = `switchyard ${VERSION} — self-hostable model routing gateway
 
@@ -36,6 +37,7 @@ async function serve(deps: Deps, migrate: boolean): Promise<void> {
     );
   }
   await deps.start();
+  const governor = deps.config.heapLimitMb > 0 ? startMemoryGovernor(deps.config.heapLimitMb) : null;
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host, idleTimeout: 0 });
   const port = app.server?.port;
@@ -51,7 +53,8 @@ async function serve(deps: Deps, migrate: boolean): Promise<void> {
     const timedOut = await Promise.race([graceful?.then(() => false), Bun.sleep(10_000).then(() => true)]);
     if (timedOut) await app.server?.stop(true);
     await deps.close();
-    deps.logger.info("stopped", { forced: timedOut });
+    governor?.stop();
+    deps.logger.info("stopped", { forced: timedOut, ...(governor ? { gc: governor.stats() } : {}) });
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -20,6 +20,8 @@ export interface Config {
   masterKey?: string;
   logLevel: Env["SWITCHYARD_LOG_LEVEL"];
   trustedProxies: string[];
+  /** `serve` runs a full collection when the JS heap passes this many MB (platform/memory-governor.ts); 0: never. */
+  heapLimitMb: number;
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;
   file: FileConfig;
@@ -33,6 +35,7 @@ const DEFAULTS: Record<string, string> = {
   DATABASE_URL: "sqlite:./data/switchyard.db",
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
+  SWITCHYARD_HEAP_LIMIT_MB: "24",
 };
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
@@ -84,9 +87,10 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     const v = envFlags[k] ?? env[k] ?? DEFAULTS[k];
     if (v !== undefined && v !== "") raw[k] = v;
   }
-  if (typeof raw.PORT === "string") {
-    if (!/^\d+$/.test(raw.PORT)) throw new ConfigError(`PORT must be an integer port 0-65535, got "${raw.PORT}"`);
-    raw.PORT = Number(raw.PORT);
+  // Integer variables: digits become numbers; anything else stays a string and fails the schema below.
+  for (const k of ["PORT", "SWITCHYARD_HEAP_LIMIT_MB"] as const) {
+    const v = raw[k];
+    if (typeof v === "string" && /^\d+$/.test(v)) raw[k] = Number(v);
   }
   for (const k of ENV_KEYS) {
     const schema = EnvSchema.properties[k] as TSchema;
@@ -129,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     masterKey: e.SWITCHYARD_MASTER_KEY,
     logLevel: e.SWITCHYARD_LOG_LEVEL,
     trustedProxies: trusted,
+    heapLimitMb: e.SWITCHYARD_HEAP_LIMIT_MB,
     dataDir,
     file,
     credentialEnv,
