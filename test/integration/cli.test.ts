@@ -17,6 +17,7 @@ describe("start-up rejects bad configuration with one line naming the variable",
   const cases: [string, Record<string, string>, RegExp][] = [
     ["PORT not a number", { PORT: "eighty" }, /^switchyard: PORT must be/],
     ["PORT out of range", { PORT: "70000" }, /^switchyard: PORT must be/],
+    ["heap limit not a number", { SWITCHYARD_HEAP_LIMIT_MB: "lots" }, /^switchyard: SWITCHYARD_HEAP_LIMIT_MB must be an integer/],
     ["DATABASE_URL unknown scheme", { DATABASE_URL: "mysql://x" }, /^switchyard: DATABASE_URL must be sqlite:PATH/],
     ["log level unknown", { SWITCHYARD_LOG_LEVEL: "loud" }, /^switchyard: SWITCHYARD_LOG_LEVEL must be/],
     ["admin key malformed", { SWITCHYARD_ADMIN_KEY: "ak_short" }, /^switchyard: SWITCHYARD_ADMIN_KEY must be .* got \(hidden\)/],
