@@ -86,8 +86,8 @@ export class CreditService {
   }
 
   /**
-   * Applies a call's charge in memory at settle time. The ledger row comes from the RecordWriter when it
-   * writes the call's final record with chargeCredits; the same request ID links the two.
+   * Applies a call's charge in memory at settle time. It reaches the ledger with the RecordWriter batch
+   * that writes the call's final record (one debit row per workspace per batch, record-batch.ts).
    */
   debit(workspaceId: string, recordId: string, microdollars: number): void {
     if (microdollars <= 0) return;

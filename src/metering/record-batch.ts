@@ -1,7 +1,7 @@
 // Writes one batch of request records in ONE transaction: the records, the usage rollups they add to,
 // and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
 // not confirm: records are insert-or-ignore on (request_id, attempt), and only the records this
-// statement really inserted (RETURNING) feed the rollups; debit rows have IDs derived from the request ID.
+// statement really inserted feed the rollups and the debits; a debit row's ID is derived from a record ID.
 import { sql } from "drizzle-orm";
 import type { Database, Orm } from "../platform/db/database";
 import type { creditLedger } from "../platform/db/schema-sqlite";
@@ -105,16 +105,28 @@ async function upsertRollups(db: Database, orm: Orm, fresh: readonly RequestReco
 }
 
 /**
- * One debit per charged call. created_at is the write time, not the request time: the credit poller
- * (credits.ts) watches recent created_at values, so a row must never appear with an old timestamp.
+ * One debit row per workspace per batch: the sum of the batch's charged calls (each call's charge stays
+ * on its own request record, cost_microdollars). A row per call made the ledger grow with traffic, and
+ * with it the credit poller's Postgres window and the balance sum. requestId is kept when the row is
+ * one call's. created_at is the write time, not the request time: the credit poller (ledger-totals.ts)
+ * watches recent created_at values on Postgres, so a row must never appear with an old timestamp.
  */
 async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecord[], now: number): Promise<void> {
-  const rows: LedgerRow[] = fresh.filter(chargesCredits).map((r) => ({
-    id: debitLedgerId(r.recordId),
-    workspaceId: r.workspaceId,
-    amountMicrodollars: -r.costMicrodollars,
+  const byWs = new Map<string, { first: RequestRecord; calls: number; amount: number }>();
+  for (const r of fresh) {
+    if (!chargesCredits(r)) continue;
+    const d = byWs.get(r.workspaceId);
+    if (d) {
+      d.calls++;
+      d.amount += r.costMicrodollars;
+    } else byWs.set(r.workspaceId, { first: r, calls: 1, amount: r.costMicrodollars });
+  }
+  const rows: LedgerRow[] = [...byWs].map(([workspaceId, d]) => ({
+    id: debitLedgerId(d.first.recordId),
+    workspaceId,
+    amountMicrodollars: -d.amount,
     reason: "usage",
-    requestId: r.requestId,
+    requestId: d.calls === 1 ? d.first.requestId : null,
     createdAt: now,
   }));
   await db.insertIgnoring(orm, "creditLedger", rows, ["id"], []);

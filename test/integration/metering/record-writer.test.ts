@@ -65,7 +65,8 @@ for (const dialect of DIALECTS) {
       expect(first).toEqual({ inserted: 2, duplicates: 0 });
       expect(again).toEqual({ inserted: 0, duplicates: 2 });
       expect(await count(t.db, "request_records")).toBe(2);
-      expect(await count(t.db, "credit_ledger")).toBe(2);
+      const ledger = await t.db.orm.select().from(t.db.t.creditLedger);
+      expect(ledger.map((l) => [l.requestId, l.amountMicrodollars])).toEqual([[null, -500]]); // one row per workspace per batch
       const rollups = await t.db.orm.select().from(t.db.t.usageRollups);
       expect(rollups).toHaveLength(1);
       expect(rollups[0]).toMatchObject({ requests: 2, costMicrodollars: 500, inputTokens: 200, outputTokens: 100 });
@@ -141,6 +142,25 @@ for (const dialect of DIALECTS) {
       expect(sum((r) => r.inputTokens)).toBe(Number(expected[0]!.input));
       expect(sum((r) => r.costMicrodollars)).toBe(Number(expected[0]!.cost));
       expect(new Set(rollups.map((r) => r.day))).toEqual(new Set(["2026-01-05", "2026-01-06"]));
+    });
+
+    test("a batch writes one debit row per workspace: the sum of its charged calls", async () => {
+      await writeBatch(
+        t.db,
+        [
+          makeRecord({ workspaceId: "ws1", requestId: "a", costMicrodollars: 70 }),
+          makeRecord({ workspaceId: "ws1", requestId: "b", costMicrodollars: 30 }),
+          makeRecord({ workspaceId: "ws2", requestId: "c", costMicrodollars: 5 }),
+          makeRecord({ workspaceId: "ws2", requestId: "d", costMicrodollars: 9, chargeCredits: false, apiKeySource: "byok" }),
+        ],
+        Date.now(),
+      );
+      const ledger = await t.db.orm.select().from(t.db.t.creditLedger);
+      const rows = ledger.map((l) => [l.workspaceId, l.requestId, l.amountMicrodollars]).sort();
+      expect(rows).toEqual([
+        ["ws1", null, -100],
+        ["ws2", "c", -5],
+      ]);
     });
 
     test("ledger debits only for charged final attempts with a cost", async () => {
