@@ -33,6 +33,8 @@ const DAY_MS = 86_400_000;
 
 export class RedisBudgetCounters implements BudgetCounters {
   private readonly defs = new Map<string, BudgetDef>();
+  /** Budget IDs per workspace: a call looks only at its own workspace's budgets, not every budget. */
+  private readonly byWorkspace = new Map<string, Set<string>>();
   private local: MemoryBudgetCounters;
   /** Reservations taken in Redis → the keys holding them. Others belong to the local counters they came from. */
   private readonly sharedHolds = new WeakMap<Reservation, string[]>();
@@ -94,13 +96,33 @@ export class RedisBudgetCounters implements BudgetCounters {
   }
 
   async upsertBudget(def: BudgetDef): Promise<void> {
+    this.unindex(def.id);
     this.defs.set(def.id, { ...def });
+    let ids = this.byWorkspace.get(def.workspaceId);
+    if (!ids) this.byWorkspace.set(def.workspaceId, (ids = new Set()));
+    ids.add(def.id);
     await this.local.upsertBudget(def);
   }
 
   removeBudget(budgetId: string): void {
+    this.unindex(budgetId);
     this.defs.delete(budgetId);
     this.local.removeBudget(budgetId);
+  }
+
+  private unindex(id: string): void {
+    const old = this.defs.get(id);
+    if (old) this.byWorkspace.get(old.workspaceId)?.delete(id);
+  }
+
+  /** The workspace's budgets that pass `keep`. */
+  private defsOf(workspaceId: string, keep: (d: BudgetDef) => boolean): BudgetDef[] {
+    const out: BudgetDef[] = [];
+    for (const id of this.byWorkspace.get(workspaceId) ?? []) {
+      const d = this.defs.get(id)!;
+      if (keep(d)) out.push(d);
+    }
+    return out;
   }
 
   async reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): Promise<ReserveResult> {
@@ -139,9 +161,7 @@ export class RedisBudgetCounters implements BudgetCounters {
   }
 
   async headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Promise<Record<string, string>> {
-    const defs = [...this.defs.values()].filter(
-      (d) => d.workspaceId === workspaceId && d.scope !== "byok" && (d.scope !== "api_key" || d.scopeId === apiKeyId),
-    );
+    const defs = this.defsOf(workspaceId, (d) => d.scope !== "byok" && (d.scope !== "api_key" || d.scopeId === apiKeyId));
     if (defs.length === 0) return {};
     let spent: number[];
     try {
@@ -166,7 +186,7 @@ export class RedisBudgetCounters implements BudgetCounters {
   }
 
   private async sharedReserve(ctx: SpendContext, estimated: number, now: number): Promise<ReserveResult> {
-    const enforced = [...this.defs.values()].filter((d) => d.enforce && budgetApplies(d, ctx));
+    const enforced = this.defsOf(ctx.workspaceId, (d) => d.enforce && budgetApplies(d, ctx));
     const keys = enforced.map((d) => this.keyFor(d, now));
     const amount = Math.max(0, Math.ceil(estimated));
     const id = crypto.randomUUID();
@@ -202,7 +222,7 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (!holdKeys) return;
     // Budgets created while the call ran count it too: applicability is evaluated now.
     const spendKeys =
-      cost > 0 ? [...this.defs.values()].filter((d) => budgetApplies(d, served)).map((d) => this.keyFor(d, reservation.at)) : [];
+      cost > 0 ? this.defsOf(served.workspaceId, (d) => budgetApplies(d, served)).map((d) => this.keyFor(d, reservation.at)) : [];
     try {
       await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
     } catch (err) {
