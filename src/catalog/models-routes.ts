@@ -23,10 +23,17 @@ const ENDPOINTS = ["chat_completions", "responses"] as const;
 
 export function modelsRoutes(d: ModelsRouteDeps) {
   const isRoutable = routableProviders(d.catalog);
+  // The catalog does not change while the server runs: each list is rendered and serialised once.
+  const lists = new Map<string, string>();
+  const listJson = (endpoint: (typeof ENDPOINTS)[number]) => {
+    let body = lists.get(endpoint);
+    if (body === undefined) lists.set(endpoint, (body = JSON.stringify(renderModelList(d.catalog, { isRoutable, endpoint }))));
+    return body;
+  };
   return new Elysia({ name: "models" })
     .get(
       "/v1/models",
-      async ({ request, query }) => {
+      async ({ request, query, set }) => {
         await authenticate(d.keys, request.headers);
         const endpoint = query.endpoint ?? "chat_completions";
         if (!(ENDPOINTS as readonly string[]).includes(endpoint)) {
@@ -34,7 +41,8 @@ export function modelsRoutes(d: ModelsRouteDeps) {
             param: "endpoint",
           });
         }
-        return renderModelList(d.catalog, { isRoutable, endpoint: endpoint as (typeof ENDPOINTS)[number] });
+        set.headers["content-type"] = "application/json";
+        return listJson(endpoint as (typeof ENDPOINTS)[number]);
       },
       {
         query: t.Object({ endpoint: t.Optional(t.String()) }),
