@@ -48,7 +48,7 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
     });
     return new ApiError("internal_error", "Internal error. Quote the request id when reporting it.");
   };
-  return new Elysia({ name: "edge" })
+  const app = new Elysia({ name: "edge" })
     .onRequest(({ request, set }) => {
       const id = requestIdFrom(request.headers.get("x-request-id"));
       started.set(request, { id, t0: performance.now() });
@@ -58,16 +58,19 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
       const res = render(toApiError(code, error, request, path), request);
       set.status = res.status;
       return res;
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
-      const s = started.get(request);
-      if (!s || !logger.enabled("info")) return;
-      logger.info("request", {
-        request_id: s.id,
-        method: request.method,
-        path,
-        status: typeof set.status === "number" ? set.status : 200,
-        duration_ms: Math.round((performance.now() - s.t0) * 100) / 100,
-      });
     });
+  // Elysia runs an after-response hook in a task of its own per request (setImmediate): below the
+  // info level there is no line to write, so the hook is not installed at all.
+  if (!logger.enabled("info")) return app;
+  return app.onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+    const s = started.get(request);
+    if (!s) return;
+    logger.info("request", {
+      request_id: s.id,
+      method: request.method,
+      path,
+      status: typeof set.status === "number" ? set.status : 200,
+      duration_ms: Math.round((performance.now() - s.t0) * 100) / 100,
+    });
+  });
 }
