@@ -1,7 +1,9 @@
 // The cost rule (CONTRACT §6), in exact integer arithmetic. Prices are USD per one million tokens, so a
 // price is also "microdollars per token": 1 token at $1/1M costs exactly 1 µ$. Prices arrive as floats
 // (0.075, 1.25…); each is turned into an integer count of nano-microdollars per token, and every
-// product and sum is done in BigInt, so 0.1 + 0.2 style float error can never move a rounding step.
+// product and sum is exact integer arithmetic, so 0.1 + 0.2 style float error can never move a rounding
+// step. The hot path (two calls per request) uses Numbers while every product and sum is a safe integer
+// (then float arithmetic on integers is exact), and BigInt beyond that.
 import type { Usage } from "../providers/types";
 
 export interface Prices {
@@ -18,13 +20,34 @@ const SCALE = 1_000_000_000n;
 const HALF = SCALE / 2n;
 
 function priceUnits(pricePerMillion: number): bigint {
+  return BigInt(priceUnitsN(pricePerMillion));
+}
+
+function priceUnitsN(pricePerMillion: number): number {
   if (!Number.isFinite(pricePerMillion) || pricePerMillion < 0) throw new RangeError(`invalid price ${pricePerMillion}`);
   // price × 1e9 is < 2^53 for any price below $9M/1M tokens, so Math.round lands on the intended integer.
-  return BigInt(Math.round(pricePerMillion * 1e9));
+  return Math.round(pricePerMillion * 1e9);
 }
 
 function tokenCount(n: number): bigint {
-  return BigInt(Math.max(0, Math.trunc(n || 0)));
+  return BigInt(tokens(n));
+}
+
+function tokens(n: number): number {
+  return Math.max(0, Math.trunc(n || 0));
+}
+
+const SCALE_N = 1_000_000_000;
+
+/**
+ * floor((units + add) / SCALE) for units = Σ tokens × priceUnits, in Numbers when that is exact, else
+ * null. All terms are ≥ 0, so a product or sum past 2^53 shows as a float result ≥ 2^53 (rounding is
+ * monotonic) and is caught by the bound; below it every operation is exact.
+ */
+function exactQuotient(a: number, pa: number, b: number, pb: number, c: number, pc: number, add: number): number | null {
+  const t = a * pa + b * pb + c * pc + add;
+  if (t > Number.MAX_SAFE_INTEGER) return null;
+  return (t - (t % SCALE_N)) / SCALE_N;
 }
 
 /**
@@ -34,6 +57,23 @@ function tokenCount(n: number): bigint {
  * ordinary input and output tokens (the contract names no other price for them).
  */
 export function costMicrodollars(usage: Pick<Usage, "inputTokens" | "outputTokens" | "cachedTokens">, prices: Prices): number {
+  const hasRate = prices.cacheReadPrice !== null && prices.cacheReadPrice !== undefined;
+  const inN = tokens(usage.inputTokens);
+  const cachedN = hasRate ? Math.min(tokens(usage.cachedTokens), inN) : 0;
+  const fast = exactQuotient(
+    inN - cachedN,
+    priceUnitsN(prices.inputPrice),
+    cachedN,
+    hasRate ? priceUnitsN(prices.cacheReadPrice as number) : 0,
+    tokens(usage.outputTokens),
+    priceUnitsN(prices.outputPrice),
+    SCALE_N / 2,
+  );
+  return fast ?? costMicrodollarsBig(usage, prices);
+}
+
+/** The same rule in BigInt: any size. Exported for the test that holds the two paths equal. */
+export function costMicrodollarsBig(usage: Pick<Usage, "inputTokens" | "outputTokens" | "cachedTokens">, prices: Prices): number {
   const input = tokenCount(usage.inputTokens);
   const output = tokenCount(usage.outputTokens);
   const hasCacheRate = prices.cacheReadPrice !== null && prices.cacheReadPrice !== undefined;
@@ -67,6 +107,20 @@ export function estimatePromptTokens(size: PromptSize): number {
  * undershoots the rounded-half-up actual cost of the same token counts.
  */
 export function estimateMaxCostMicrodollars(size: PromptSize, maxOutputTokens: number, prices: Prices): number {
+  const prompt = tokens(estimatePromptTokens(size));
+  const fast = exactQuotient(
+    prompt,
+    priceUnitsN(prices.inputPrice),
+    tokens(maxOutputTokens),
+    priceUnitsN(prices.outputPrice),
+    0,
+    0,
+    SCALE_N - 1,
+  );
+  return fast ?? estimateMaxCostMicrodollarsBig(size, maxOutputTokens, prices);
+}
+
+export function estimateMaxCostMicrodollarsBig(size: PromptSize, maxOutputTokens: number, prices: Prices): number {
   const units =
     tokenCount(estimatePromptTokens(size)) * priceUnits(prices.inputPrice) + tokenCount(maxOutputTokens) * priceUnits(prices.outputPrice);
   return Number((units + SCALE - 1n) / SCALE);

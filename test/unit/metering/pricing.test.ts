@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import {
   costMicrodollars,
+  costMicrodollarsBig,
+  estimateMaxCostMicrodollarsBig,
   estimateMaxCostMicrodollars,
   estimatePromptTokens,
   formatUsd,
@@ -77,4 +79,28 @@ describe("USD conversions", () => {
     expect(usdToMicrodollars(0.29)).toBe(290_000);
     expect(usdToMicrodollars(-1.5)).toBe(-1_500_000);
   });
+});
+
+test("the Number fast path gives exactly the BigInt result, for small and huge token counts alike", () => {
+  // A seeded generator: the same 20,000 cases every run.
+  let seed = 42;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const prices = [0, 0.075, 0.1, 0.15, 0.2, 1.25, 2.5, 3, 15, 60, 75, 150, 0.0001];
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const count = () => Math.floor(rnd() ** 3 * pick([10, 1e4, 1e6, 1e9, 1e12, 1e15]));
+  let bigPathUsed = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const p = {
+      inputPrice: pick(prices) * (rnd() < 0.3 ? rnd() * 10 : 1),
+      outputPrice: pick(prices),
+      cacheReadPrice: rnd() < 0.5 ? pick(prices) : null,
+    };
+    const usage = { inputTokens: count(), outputTokens: count(), cachedTokens: count() };
+    expect(costMicrodollars(usage, p)).toBe(costMicrodollarsBig(usage, p));
+    const size = rnd() < 0.5 ? { promptTokens: count() } : { promptChars: count() };
+    const maxOut = count();
+    expect(estimateMaxCostMicrodollars(size, maxOut, p)).toBe(estimateMaxCostMicrodollarsBig(size, maxOut, p));
+    if (costMicrodollars(usage, p) > 9_007_199) bigPathUsed++;
+  }
+  expect(bigPathUsed).toBeGreaterThan(100); // the BigInt fallback was exercised, not only the fast path
 });
