@@ -11,7 +11,7 @@
 //
 // The ledger itself is read by ledger-totals.ts (a rowid cursor on SQLite, a time window on Postgres).
 import type { Database } from "../platform/db/database";
-import { chargesCredits, debitLedgerId, type RequestRecord } from "./request-record";
+import { chargesCredits, type RequestRecord } from "./request-record";
 import { ledgerTotals, type LedgerTotals } from "./ledger-totals";
 
 export interface CreditServiceOptions {
@@ -36,7 +36,7 @@ export class CreditService {
   private readonly ledger: LedgerTotals;
   /** Ledger sum per workspace, as of the last poll. */
   private totals: ReadonlyMap<string, number> = new Map();
-  /** Pending debits by ledger ID, and their totals per workspace. */
+  /** Pending debits by record ID (the batch ledger row carries them), and their totals per workspace. */
   private pending = new Map<string, PendingDebit>();
   private pendingByWs = new Map<string, number>();
   private pollSeq = 0;
@@ -91,9 +91,8 @@ export class CreditService {
    */
   debit(workspaceId: string, recordId: string, microdollars: number): void {
     if (microdollars <= 0) return;
-    const id = debitLedgerId(recordId);
-    if (this.pending.has(id)) return;
-    this.pending.set(id, { workspaceId, amount: microdollars });
+    if (this.pending.has(recordId)) return;
+    this.pending.set(recordId, { workspaceId, amount: microdollars });
     this.bumpPending(workspaceId, microdollars);
     this.updatedAt.set(workspaceId, this.now());
   }
@@ -107,7 +106,7 @@ export class CreditService {
   markFlushed(records: readonly RequestRecord[]): void {
     for (const r of records) {
       if (!chargesCredits(r)) continue;
-      const p = this.pending.get(debitLedgerId(r.recordId));
+      const p = this.pending.get(r.recordId);
       if (p && p.flushedAtPoll === undefined) p.flushedAtPoll = this.pollSeq;
     }
   }
