@@ -57,8 +57,9 @@ export async function runInterfaceCall(
     { requestId: requestIdOf(request), workspaceId: auth.workspaceId, apiKeyId: auth.key.id, endpoint, signal: request.signal },
     gateway?.metadata,
   );
-  const { model, ...rest } = t.request;
-  const req = model ? t.request : rest;
+  const model = t.request.model;
+  // Without a model (gateway.models chooses) the empty field is dropped; the common case copies nothing.
+  const req = model ? t.request : withoutModel(t.request);
   const out = await runCall(
     d.inference,
     ctx,
@@ -68,6 +69,11 @@ export async function runInterfaceCall(
   );
   Object.assign(headers, out.headers, { "x-request-id": ctx.requestId });
   return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
+}
+
+function withoutModel(r: ChatRequest): ChatRequest {
+  const { model: _, ...rest } = r;
+  return rest as ChatRequest;
 }
 
 /**
