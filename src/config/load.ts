@@ -35,7 +35,7 @@ const DEFAULTS: Record<string, string> = {
   DATABASE_URL: "sqlite:./data/switchyard.db",
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
-  SWITCHYARD_HEAP_LIMIT_MB: "24",
+  SWITCHYARD_HEAP_LIMIT_MB: "16",
 };
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
