@@ -80,6 +80,47 @@ function connectManagement(management: Management, budgets: BudgetCounters, shar
   }
 }
 
+/** Credit balances in memory, and the write-behind record queue whose batches carry their debits. */
+function metering(db: Database, logger: Logger) {
+  const credits = new CreditService(db, { onError: (err) => logger.warn("credit balance refresh failed", { error: String(err) }) });
+  const records = new RecordWriter(db, {
+    onFlushed: (batch) => credits.markFlushed(batch),
+    onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
+  });
+  return { credits, records };
+}
+
+function inferenceDeps(d: {
+  config: Config;
+  logger: Logger;
+  catalog: Catalog;
+  health: HealthStore;
+  management: Management;
+  credits: CreditService;
+  records: RecordWriter;
+  budgets: BudgetCounters;
+}): InferenceDeps {
+  const { credits, records } = d;
+  return {
+    catalog: d.catalog,
+    health: d.health,
+    // What the workspace stored: the planner fills in the built-in defaults itself (no object per request).
+    routingDefaults: { get: (ws) => d.management.routingDefaults.stored(ws) },
+    byok: d.management.byok,
+    // Credits move in memory the moment a cost settles; the debit reaches the ledger with the record batch.
+    records: {
+      enqueue(record: RequestRecord) {
+        credits.debitRecord(record);
+        records.enqueue(record);
+      },
+    },
+    guards: meteringGuards({ credits, budgets: d.budgets, writer: records, enforceCredits: d.config.file.credits?.enforce === true }),
+    logger: d.logger,
+    fetch: globalThis.fetch,
+    keepAliveMs: 15_000,
+  };
+}
+
 export async function createDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Deps> {
   const catalog = loadCatalog(config);
   const db = await openDatabase(config.databaseUrl);
@@ -95,11 +136,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger),
   });
   const health = healthStore(config);
-  const credits = new CreditService(db, { onError: (err) => logger.warn("credit balance refresh failed", { error: String(err) }) });
-  const records = new RecordWriter(db, {
-    onFlushed: (batch) => credits.markFlushed(batch),
-    onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
-  });
+  const { credits, records } = metering(db, logger);
   const limits = resolveLimits(config.file.limits);
   // Redis code is loaded only in shared mode (ioredis alone is ~8 MB of resident memory).
   const shared = config.redisUrl
@@ -117,24 +154,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
-  const inference: InferenceDeps = {
-    catalog,
-    health,
-    // What the workspace stored: the planner fills in the built-in defaults itself (no object per request).
-    routingDefaults: { get: (ws) => management.routingDefaults.stored(ws) },
-    byok: management.byok,
-    // Credits move in memory the moment a cost settles; the ledger row is written with the record batch.
-    records: {
-      enqueue(record: RequestRecord) {
-        credits.debitRecord(record);
-        records.enqueue(record);
-      },
-    },
-    guards: meteringGuards({ credits, budgets, writer: records, enforceCredits: config.file.credits?.enforce === true }),
-    logger,
-    fetch: globalThis.fetch,
-    keepAliveMs: 15_000,
-  };
+  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets });
   return {
     config,
     logger,
