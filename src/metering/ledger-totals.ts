@@ -36,8 +36,14 @@ class CursorLedgerTotals implements LedgerTotals {
   constructor(private readonly db: Database) {}
 
   async read(): Promise<LedgerRead> {
-    const { sums, cursor } = await this.db.ledgerSince!(this.cursor);
+    const { sums, cursor, reset } = await this.db.ledgerSince!(this.cursor);
     this.cursor = cursor;
+    if (reset) {
+      const changed = new Set([...this.totals.keys(), ...sums.keys()]);
+      this.totals.clear();
+      for (const [ws, v] of sums) this.totals.set(ws, v);
+      return { totals: this.totals, changed };
+    }
     for (const [ws, v] of sums) this.totals.set(ws, (this.totals.get(ws) ?? 0) + v);
     return { totals: this.totals, changed: sums.keys() };
   }

@@ -60,6 +60,7 @@ export function openSqlite(path: string): Database {
     return s;
   };
   let ledgerQuery: ReturnType<BunSqlite["query"]> | undefined;
+  let lastRowid: ReturnType<BunSqlite["query"]> | undefined;
   return {
     dialect: "sqlite",
     orm,
@@ -98,13 +99,19 @@ export function openSqlite(path: string): Database {
         ledgerQuery ??= raw.query(
           "SELECT workspace_id AS ws, sum(amount_microdollars) AS total, max(rowid) AS last FROM credit_ledger WHERE rowid > ? GROUP BY workspace_id",
         );
+        lastRowid ??= raw.query("SELECT max(rowid) AS last FROM credit_ledger");
+        // Rows are never deleted, so the last rowid only grows; below the cursor means the table was
+        // rebuilt with new rowids (a VACUUM after manual deletes): then everything is summed again.
+        const last = (lastRowid.get() as { last: number | null }).last ?? 0;
+        const reset = last < after;
+        const from = reset ? 0 : after;
         const sums = new Map<string, number>();
-        let cursor = after;
-        for (const r of ledgerQuery.all(after) as { ws: string; total: number; last: number }[]) {
+        let cursor = from;
+        for (const r of ledgerQuery.all(from) as { ws: string; total: number; last: number }[]) {
           sums.set(r.ws, r.total);
           if (r.last > cursor) cursor = r.last;
         }
-        return { sums, cursor };
+        return { sums, cursor, reset };
       }),
     ping: async () => {
       raw.query("SELECT 1").get();

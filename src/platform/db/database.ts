@@ -36,9 +36,10 @@ export interface Database {
    * SQLite only: the credit ledger rows committed after rowid `after`, summed per workspace, and the
    * last rowid (the next cursor). SQLite commits one writer at a time across all processes, so rowid
    * order is commit order and the cursor never skips a row; Postgres has no such order and leaves this
-   * undefined (ledger-totals.ts then polls a time window).
+   * undefined (ledger-totals.ts then polls a time window). `reset`: the table's rowids went below the
+   * cursor (rebuilt), and `sums` are the whole table's.
    */
-  ledgerSince?(after: number): Promise<{ sums: Map<string, number>; cursor: number }>;
+  ledgerSince?(after: number): Promise<{ sums: Map<string, number>; cursor: number; reset: boolean }>;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
