@@ -1,6 +1,6 @@
 // Writes one batch of request records in ONE transaction: the records, the usage rollups they add to,
 // and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
-// not confirm: records are insert-or-ignore on (request_id, attempt), and only the records this
+// not confirm: records are insert-or-ignore on their server-made id, and only the records this
 // statement really inserted feed the rollups and the debits; a debit row's ID is derived from a record ID.
 import { sql } from "drizzle-orm";
 import type { Database, Orm } from "../platform/db/database";
