@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   try {
     const mock = await startMock(20, 5);
     const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
-    const gw = await startGateway(g, ["--cpu-prof", `--cpu-prof-dir=${profDir}`, "--cpu-prof-name=gateway.cpuprofile"]);
+    const gw = await startGateway(g, { bunFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, "--cpu-prof-name=gateway.cpuprofile"] });
     const target: Target = {
       name: "switchyard",
       url: `${gw.url}/v1/chat/completions`,

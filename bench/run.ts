@@ -192,7 +192,7 @@ async function main(): Promise<number> {
     const rw = await recordWriter(S.records);
 
     const proxy = await startBareProxy(mock.url);
-    const gw = await startGateway(g, [], build.path);
+    const gw = await startGateway(g, { binary: build.path });
     const path = "/v1/chat/completions";
     const json = { "content-type": "application/json" };
     const targets: Record<TargetName, Target> = {

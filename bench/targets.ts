@@ -78,14 +78,26 @@ function gatewayEnv(g: GatewayEnv, port: number, db: string): Record<string, str
   };
 }
 
-/**
- * Switchyard on core 1: the compiled binary when given (what self-hosters run), else `bun src/main.ts
- * serve` (extra bun flags such as --cpu-prof go in `bunFlags`).
- */
-export async function startGateway(g: GatewayEnv, bunFlags: string[] = [], binary?: string): Promise<Upstream> {
+export interface GatewayOptions {
+  /** Extra bun flags such as --cpu-prof (source runs only). */
+  bunFlags?: string[];
+  /** The compiled binary to run instead of the source. */
+  binary?: string;
+  /** Extra environment (A/B runs). */
+  env?: Record<string, string>;
+  /** Another checkout to run the source of (A/B runs of two commits). */
+  root?: string;
+  /** SQLite file name in the scratch directory (two gateways side by side need two). */
+  db?: string;
+}
+
+/** Switchyard on core 1: the compiled binary when given (what self-hosters run), else `bun src/main.ts serve`. */
+export async function startGateway(g: GatewayEnv, o: GatewayOptions = {}): Promise<Upstream> {
   const port = freePort();
-  const cmd = binary ? [binary, "serve"] : [BUN, ...bunFlags, join(ROOT, "src/main.ts"), "serve"];
-  const child = spawnChild("switchyard", pinned(cmd, 1), gatewayEnv(g, port, "bench.db"), { cwd: ROOT });
+  const root = o.root ?? ROOT;
+  const cmd = o.binary ? [o.binary, "serve"] : [BUN, ...(o.bunFlags ?? []), join(root, "src/main.ts"), "serve"];
+  const env = { ...gatewayEnv(g, port, o.db ?? "bench.db"), ...o.env };
+  const child = spawnChild("switchyard", pinned(cmd, 1), env, { cwd: root });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/readyz`, 200, 30_000, 20).catch((err: unknown) => {
     throw new Error(`${String(err)}\n${child.output()}`);
