@@ -20,6 +20,7 @@ interface Profile {
 }
 
 // `--stream`: the 32-stream load instead (writes profile-notes-stream.md).
+// `--keep=FILE`: also copy the raw .cpuprofile there (for reading call stacks).
 const streaming = Bun.argv.includes("--stream");
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streaming ? 3_000 : 20_000));
 
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
     await mock.child.stop();
     const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
     if (!file) throw new Error(`no profile written: ${gw.child.output()}`);
+    const keep = Bun.argv.find((a) => a.startsWith("--keep="))?.slice("--keep=".length);
+    if (keep) writeFileSync(keep, readFileSync(join(profDir, file)));
     const s = summarise(JSON.parse(readFileSync(join(profDir, file), "utf8")) as Profile);
     const pct = (us: number) => `${((100 * us) / s.total).toFixed(1)}%`;
     const md = [
