@@ -69,6 +69,7 @@ export class MemoryBudgetCounters implements BudgetCounters {
   private readonly ended = new WeakSet<Reservation>();
   /** Open reservations and when they stop holding headroom (as the Redis store's do). */
   private readonly open = new Map<Reservation, number>();
+  private seq = 0;
   private lastSweep = 0;
 
   constructor(
@@ -128,8 +129,10 @@ export class MemoryBudgetCounters implements BudgetCounters {
       st.reserved += amount;
       holds.push({ budgetId: def.id, periodKey: st.periodKey });
     }
-    const reservation: Reservation = { id: crypto.randomUUID(), ctx: { ...ctx }, at: now, amount, holds };
-    this.open.set(reservation, now + RESERVATION_TTL_MS);
+    // The id only names the reservation (the shared store keys its holds by it): a counter will do here.
+    const reservation: Reservation = { id: `r${++this.seq}`, ctx, at: now, amount, holds };
+    // Without holds there is nothing for the sweep to release.
+    if (holds.length > 0) this.open.set(reservation, now + RESERVATION_TTL_MS);
     return { ok: true, reservation };
   }
 
@@ -155,8 +158,10 @@ export class MemoryBudgetCounters implements BudgetCounters {
 
   headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Record<string, string> {
     // Per period, the budget with the least headroom among the workspace's and this key's budgets.
+    const ids = this.byWorkspace.get(workspaceId);
+    if (!ids?.size) return {};
     const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
-    for (const id of this.byWorkspace.get(workspaceId) ?? []) {
+    for (const id of ids) {
       const def = this.defs.get(id)!;
       if (def.scope === "byok" || (def.scope === "api_key" && def.scopeId !== apiKeyId)) continue;
       const spent = this.state(def, now)?.spent ?? 0;

@@ -23,11 +23,12 @@ export interface CreditServiceOptions {
   onError?: (err: unknown) => void;
 }
 
-interface PendingDebit {
+/** A committed batch's debits for one workspace, waiting for a poll that started after the commit. */
+interface FlushedDebit {
   workspaceId: string;
   amount: number;
-  /** The poll sequence number current when the batch holding this debit committed; undefined before. */
-  flushedAtPoll?: number;
+  /** The poll sequence number current when the batch committed. */
+  flushedAtPoll: number;
 }
 
 export class CreditService {
@@ -36,9 +37,12 @@ export class CreditService {
   private readonly ledger: LedgerTotals;
   /** Ledger sum per workspace, as of the last poll. */
   private totals: ReadonlyMap<string, number> = new Map();
-  /** Pending debits by record ID (the batch ledger row carries them), and their totals per workspace. */
-  private pending = new Map<string, PendingDebit>();
+  /**
+   * Debits not yet seen by a poll, per workspace (unflushed and flushed alike), and the flushed part
+   * by batch: kept per batch and workspace, not per call (a map entry per call was garbage at every request).
+   */
   private pendingByWs = new Map<string, number>();
+  private flushed: FlushedDebit[] = [];
   private pollSeq = 0;
   private updatedAt = new Map<string, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -89,25 +93,23 @@ export class CreditService {
    * Applies a call's charge in memory at settle time. It reaches the ledger with the RecordWriter batch
    * that writes the call's final record (one debit row per workspace per batch, record-batch.ts).
    */
-  debit(workspaceId: string, recordId: string, microdollars: number): void {
-    if (microdollars <= 0) return;
-    if (this.pending.has(recordId)) return;
-    this.pending.set(recordId, { workspaceId, amount: microdollars });
-    this.bumpPending(workspaceId, microdollars);
-    this.updatedAt.set(workspaceId, this.now());
-  }
-
-  /** debit() for a record that the RecordWriter will turn into a ledger row (same rule: chargesCredits). */
+  /** Called once per record the RecordWriter will write (same rule as its ledger rows: chargesCredits). */
   debitRecord(r: RequestRecord): void {
-    if (chargesCredits(r)) this.debit(r.workspaceId, r.recordId, r.costMicrodollars);
+    if (!chargesCredits(r)) return;
+    this.bumpPending(r.workspaceId, r.costMicrodollars);
+    this.updatedAt.set(r.workspaceId, this.now());
   }
 
-  /** RecordWriter onFlushed hook: the batch's debit rows are committed. */
+  /** RecordWriter onFlushed hook: the batch (each record once) and its debit rows are committed. */
   markFlushed(records: readonly RequestRecord[]): void {
+    let last: FlushedDebit | undefined;
     for (const r of records) {
       if (!chargesCredits(r)) continue;
-      const p = this.pending.get(r.recordId);
-      if (p && p.flushedAtPoll === undefined) p.flushedAtPoll = this.pollSeq;
+      if (last?.workspaceId === r.workspaceId) last.amount += r.costMicrodollars;
+      else {
+        last = { workspaceId: r.workspaceId, amount: r.costMicrodollars, flushedAtPoll: this.pollSeq };
+        this.flushed.push(last);
+      }
     }
   }
 
@@ -139,12 +141,13 @@ export class CreditService {
     const read = await this.ledger.read();
     for (const ws of read.changed) this.updatedAt.set(ws, now);
     this.totals = read.totals;
-    for (const [id, p] of this.pending) {
-      if (p.flushedAtPoll !== undefined && p.flushedAtPoll < seq) {
-        this.pending.delete(id);
-        this.bumpPending(p.workspaceId, -p.amount);
-      }
+    // Entries are in commit order, so the ones this poll certainly saw are a prefix.
+    let seen = 0;
+    while (seen < this.flushed.length && this.flushed[seen]!.flushedAtPoll < seq) {
+      const f = this.flushed[seen++]!;
+      this.bumpPending(f.workspaceId, -f.amount);
     }
+    if (seen > 0) this.flushed = this.flushed.slice(seen);
   }
 
   private bumpPending(ws: string, delta: number): void {

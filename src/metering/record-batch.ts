@@ -2,12 +2,9 @@
 // and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
 // not confirm: records are insert-or-ignore on their server-made id, and only the records this
 // statement really inserted feed the rollups and the debits; a debit row's ID is derived from a record ID.
-import { sql } from "drizzle-orm";
 import type { Database, Orm } from "../platform/db/database";
 import type { creditLedger } from "../platform/db/schema-sqlite";
 
-/** Rollup rows per statement: 400 × 10 columns stays far below both dialects' parameter limits. */
-const ROWS_PER_STATEMENT = 400;
 import { chargesCredits, debitLedgerId, toRow, utcDay, type RequestRecord } from "./request-record";
 
 type LedgerRow = typeof creditLedger.$inferInsert;
@@ -84,24 +81,11 @@ export function rollupDeltas(records: readonly RequestRecord[]): RollupDelta[] {
   return [...byKey.values()];
 }
 
+const ROLLUP_KEY = ["workspaceId", "day", "model", "provider", "apiKeyId"] as const;
+const ROLLUP_COUNTERS = ["requests", "errors", "inputTokens", "outputTokens", "costMicrodollars"] as const;
+
 async function upsertRollups(db: Database, orm: Orm, fresh: readonly RequestRecord[]): Promise<void> {
-  const t = db.t.usageRollups;
-  const deltas = rollupDeltas(fresh);
-  for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
-    await orm
-      .insert(t)
-      .values(deltas.slice(i, i + ROWS_PER_STATEMENT))
-      .onConflictDoUpdate({
-        target: [t.workspaceId, t.day, t.model, t.provider, t.apiKeyId],
-        set: {
-          requests: sql`${t.requests} + excluded.requests`,
-          errors: sql`${t.errors} + excluded.errors`,
-          inputTokens: sql`${t.inputTokens} + excluded.input_tokens`,
-          outputTokens: sql`${t.outputTokens} + excluded.output_tokens`,
-          costMicrodollars: sql`${t.costMicrodollars} + excluded.cost_microdollars`,
-        },
-      });
-  }
+  await db.upsertAdding(orm, "usageRollups", rollupDeltas(fresh), ROLLUP_KEY, ROLLUP_COUNTERS);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The Postgres dialect of the Database facade (postgres.js through Drizzle).
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
-import { getTableColumns } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import * as pgSchema from "./schema-pg";
 import { postgresMigrations } from "./migrations.generated";
@@ -14,6 +15,13 @@ interface PgInsertable {
         target: unknown[];
       }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
     };
+  };
+}
+
+/** The slice of Drizzle's Postgres insert builder upsertAdding uses. */
+interface PgUpsertable {
+  insert(t: unknown): {
+    values(rows: readonly unknown[]): { onConflictDoUpdate(o: { target: unknown[]; set: Record<string, SQL> }): PromiseLike<unknown> };
   };
 }
 
@@ -56,6 +64,17 @@ export function openPostgres(url: string): Database {
         else await q;
       }
       return out;
+    },
+    upsertAdding: async (tx, table, rows, conflict, add) => {
+      const t = pgSchema[table] as unknown as Tables[typeof table];
+      const cols = getTableColumns(t) as unknown as Record<string, PgColumn>;
+      const set = Object.fromEntries(add.map((k) => [k, sql`${cols[k]} + excluded.${sql.identifier(cols[k]!.name)}`]));
+      for (let i = 0; i < rows.length; i += 400) {
+        await (tx as unknown as PgUpsertable)
+          .insert(t)
+          .values(rows.slice(i, i + 400))
+          .onConflictDoUpdate({ target: conflict.map((k) => cols[k]), set });
+      }
     },
     tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
     ping: async () => {

@@ -44,20 +44,27 @@ export function openSqlite(path: string): Database {
   // No RETURNING: run() reports whether the row went in (changes), and the returned columns are the
   // row's own values; a RETURNING row costs a result row per insert (about a third of the insert).
   const statements = new Map<string, { stmt: ReturnType<BunSqlite["query"]>; keys: string[] }>();
-  const statementFor = (table: TableName, conflict: readonly string[]) => {
-    const id = `${table}|${conflict.join(",")}`;
+  // `add` empty: ON CONFLICT DO NOTHING; otherwise DO UPDATE adding those columns of the new row.
+  const statementFor = (table: TableName, conflict: readonly string[], add: readonly string[] = []) => {
+    const id = `${table}|${conflict.join(",")}|${add.join(",")}`;
     let s = statements.get(id);
     if (!s) {
       const cols = getTableColumns(sqliteSchema[table]) as Record<string, { name: string }>;
       const keys = Object.keys(cols);
       const q = (k: string) => `"${cols[k]!.name}"`;
+      const onConflict = add.length ? `DO UPDATE SET ${add.map((k) => `${q(k)} = ${q(k)} + excluded.${q(k)}`).join(", ")}` : "DO NOTHING";
       const text =
         `INSERT INTO "${getTableName(sqliteSchema[table])}" (${keys.map(q).join(", ")}) VALUES (${keys.map(() => "?").join(", ")}) ` +
-        `ON CONFLICT (${conflict.map(q).join(", ")}) DO NOTHING`;
+        `ON CONFLICT (${conflict.map(q).join(", ")}) ${onConflict}`;
       s = { stmt: raw.query(text), keys };
       statements.set(id, s);
     }
     return s;
+  };
+  const bind = (keys: string[], values: unknown[], row: unknown) => {
+    const r = row as Record<string, unknown>;
+    for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
+    return values as never[];
   };
   let ledgerQuery: ReturnType<BunSqlite["query"]> | undefined;
   let lastRowid: ReturnType<BunSqlite["query"]> | undefined;
@@ -71,13 +78,17 @@ export function openSqlite(path: string): Database {
       const values: unknown[] = new Array(keys.length);
       for (const row of rows) {
         const r = row as Record<string, unknown>;
-        for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
-        if (stmt.run(...(values as never[])).changes === 0 || !returning.length) continue;
+        if (stmt.run(...bind(keys, values, row)).changes === 0 || !returning.length) continue;
         const got: Record<string, unknown> = {};
         for (const k of returning) got[k] = r[k];
         out.push(got);
       }
       return out;
+    },
+    upsertAdding: async (_orm, table, rows, conflict, add) => {
+      const { stmt, keys } = statementFor(table, conflict, add);
+      const values: unknown[] = new Array(keys.length);
+      for (const row of rows) stmt.run(...bind(keys, values, row));
     },
     tx: (fn) =>
       lock.run(async () => {

@@ -33,6 +33,19 @@ export interface Database {
     returning: readonly (keyof Row<K> & string)[],
   ): Promise<Record<string, unknown>[]>;
   /**
+   * Bulk upsert that adds: a row whose `conflict` columns match a stored row adds its `add` columns to
+   * that row's (counters such as usage rollups). Rows must be unique on `conflict` (Postgres refuses
+   * two in one statement). Inside `tx`; on SQLite one cached prepared statement per row (Drizzle built
+   * and compiled a new statement for every record batch), on Postgres one multi-row statement per chunk.
+   */
+  upsertAdding<K extends TableName>(
+    orm: Orm,
+    table: K,
+    rows: readonly Row<K>[],
+    conflict: readonly (keyof Row<K> & string)[],
+    add: readonly (keyof Row<K> & string)[],
+  ): Promise<void>;
+  /**
    * SQLite only: the credit ledger rows committed after rowid `after`, summed per workspace, and the
    * last rowid (the next cursor). SQLite commits one writer at a time across all processes, so rowid
    * order is commit order and the cursor never skips a row; Postgres has no such order and leaves this
