@@ -19,6 +19,8 @@ interface Entry {
   row: ApiKeyRow | null;
   loadedAt: number;
   refreshing: boolean;
+  /** The answer for a valid row, made once per entry (verify runs on every request). */
+  ok?: KeyCheck;
 }
 
 export class ApiKeyCache {
@@ -59,7 +61,7 @@ export class ApiKeyCache {
     if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
     if (row.expiresAt !== null && row.expiresAt <= now) return { ok: false, reason: "expired" };
     this.touched.set(row.id, now);
-    return { ok: true, key: row };
+    return (entry.ok ??= { ok: true, key: row });
   }
 
   private refreshInBackground(hash: string, entry: Entry): void {

@@ -20,11 +20,21 @@ const REASONS = {
 /** The presented key: `Authorization: Bearer …`, or `x-api-key` where the route allows it (Anthropic clients). */
 export function presentedKey(headers: Headers, allowXApiKey: boolean): string | null {
   const auth = headers.get("authorization");
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return m ? m[1]! : "";
-  }
+  if (auth) return bearerToken(auth);
   return allowXApiKey ? headers.get("x-api-key") : null;
+}
+
+const SPACE = /\s/;
+
+/** The token of `Bearer <token>` (scheme case-insensitive, surrounding spaces allowed); "" when malformed. */
+function bearerToken(auth: string): string {
+  // The common shape ("Bearer " + token, nothing else) without a regular expression: this runs twice per request.
+  if (auth.startsWith("Bearer ")) {
+    const token = auth.slice(7);
+    if (token.length > 0 && !SPACE.test(token)) return token;
+  }
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  return m ? m[1]! : "";
 }
 
 export async function authenticate(
@@ -35,7 +45,7 @@ export async function authenticate(
 ): Promise<AuthContext> {
   const check = await cache.verify(presentedKey(headers, opts.allowXApiKey ?? false));
   if (!check.ok) throw new ApiError("invalid_api_key", REASONS[check.reason]);
-  const missing = scopes.filter((s) => !check.key.scopes.includes(s));
+  const missing = scopes.length ? scopes.filter((s) => !check.key.scopes.includes(s)) : scopes;
   if (missing.length > 0) {
     throw new ApiError("insufficient_scope", `This API key lacks the required scope(s): ${missing.join(", ")}.`);
   }

@@ -5,10 +5,12 @@ import { requestIdFrom } from "../platform/ids";
 import { pointerToParam } from "./param-path";
 import type { Logger } from "../platform/logger";
 
-const started = new WeakMap<Request, { id: string; t0: number }>();
+const ids = new WeakMap<Request, string>();
+/** Start times, kept only when the request log line is written (info level). */
+const started = new WeakMap<Request, number>();
 
 export function requestIdOf(request: Request): string {
-  return started.get(request)?.id ?? "unknown";
+  return ids.get(request) ?? "unknown";
 }
 
 interface ValidationLike {
@@ -48,10 +50,12 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
     });
     return new ApiError("internal_error", "Internal error. Quote the request id when reporting it.");
   };
+  const timed = logger.enabled("info");
   const app = new Elysia({ name: "edge" })
     .onRequest(({ request, set }) => {
       const id = requestIdFrom(request.headers.get("x-request-id"));
-      started.set(request, { id, t0: performance.now() });
+      ids.set(request, id);
+      if (timed) started.set(request, performance.now());
       set.headers["x-request-id"] = id;
     })
     .onError({ as: "global" }, ({ code, error, request, path, set }) => {
@@ -61,16 +65,16 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
     });
   // Elysia runs an after-response hook in a task of its own per request (setImmediate): below the
   // info level there is no line to write, so the hook is not installed at all.
-  if (!logger.enabled("info")) return app;
+  if (!timed) return app;
   return app.onAfterResponse({ as: "global" }, ({ request, set, path }) => {
-    const s = started.get(request);
-    if (!s) return;
+    const t0 = started.get(request);
+    if (t0 === undefined) return;
     logger.info("request", {
-      request_id: s.id,
+      request_id: requestIdOf(request),
       method: request.method,
       path,
       status: typeof set.status === "number" ? set.status : 200,
-      duration_ms: Math.round((performance.now() - s.t0) * 100) / 100,
+      duration_ms: Math.round((performance.now() - t0) * 100) / 100,
     });
   });
 }
