@@ -208,13 +208,15 @@ async function main(): Promise<number> {
     };
     log("warming up…");
     for (const name of NAMES) {
-      // Enough requests and streams for the JIT to reach its optimising tiers before anything is
-      // measured: with only 64 warm-up streams, optimising compiles of stream code were still ~10 % of
-      // the gateway's CPU in the 8-stream rounds (BUN_JSC_reportDFGCompileTimes), a start-up cost a
-      // long-running gateway does not pay per stream.
-      const w = await runJson(targets[name], 3000, 32);
+      // Enough requests and streams for the JIT to finish its optimising compiles before anything is
+      // measured: a start-up cost a long-running gateway does not pay per request. Counted with
+      // BUN_JSC_reportDFGCompileTimes/reportFTLCompileTimes in windows of 6,000 requests: the gateway
+      // still spent ~18 µs per request compiling between the 12,000th and 24,000th request (FTL
+      // compiles of the router and the request path take 30-80 ms each on the bench VM), ~0 after;
+      // streams settle after ~1,000 (85 µs per stream of compiling in the second window of 512).
+      const w = await runJson(targets[name], 30_000, 32);
       if (w.firstError) throw new Error(`${name} warm-up failed: ${w.firstError}`);
-      const s = await runStreams(targets[name], 512, 32);
+      const s = await runStreams(targets[name], 1536, 32);
       if (s.firstFailure) throw new Error(`${name} warm-up stream failed: ${s.firstFailure}`);
     }
     await Bun.sleep(500);
