@@ -9,16 +9,14 @@
 // nothing is ever counted zero times, and at worst a debit is counted twice for one poll interval (the
 // balance looks lower, never higher, than it is).
 //
-// The ledger itself is read by ledger-totals.ts (a rowid cursor on SQLite, a time window on Postgres).
+// The ledger itself is read by ledger-totals.ts: only the rows committed since the previous poll.
 import type { Database } from "../platform/db/database";
 import { chargesCredits, type RequestRecord } from "./request-record";
-import { ledgerTotals, type LedgerTotals } from "./ledger-totals";
+import { LedgerTotals } from "./ledger-totals";
 
 export interface CreditServiceOptions {
   /** Poll interval of start(), ms. Default 1000 (CONTRACT §1: CLI changes are seen within 2 s). */
   pollIntervalMs?: number;
-  /** Postgres: how far the ledger poll's checkpoint trails the clock, ms (ledger-totals.ts). Default 10 minutes. */
-  settleMs?: number;
   now?: () => number;
   onError?: (err: unknown) => void;
 }
@@ -54,7 +52,7 @@ export class CreditService {
   ) {
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
     this.now = opts.now ?? Date.now;
-    this.ledger = ledgerTotals(db, opts.settleMs ?? 10 * 60_000, this.now);
+    this.ledger = new LedgerTotals(db);
   }
 
   /** Loads every workspace's balance from the ledger. Call once before serving. */

@@ -91,9 +91,8 @@ async function upsertRollups(db: Database, orm: Orm, fresh: readonly RequestReco
 /**
  * One debit row per workspace per batch: the sum of the batch's charged calls (each call's charge stays
  * on its own request record, cost_microdollars). A row per call made the ledger grow with traffic, and
- * with it the credit poller's Postgres window and the balance sum. requestId is kept when the row is
- * one call's. created_at is the write time, not the request time: the credit poller (ledger-totals.ts)
- * watches recent created_at values on Postgres, so a row must never appear with an old timestamp.
+ * with it the credit poller's reads and the balance sum. requestId is kept when the row is one call's.
+ * created_at is the write time (when the debit reached the ledger), not the request time.
  */
 async function insertDebits(db: Database, orm: Orm, fresh: readonly RequestRecord[], now: number): Promise<void> {
   const byWs = new Map<string, { first: RequestRecord; calls: number; amount: number }>();

@@ -5,6 +5,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import * as pgSchema from "./schema-pg";
 import { postgresMigrations } from "./migrations.generated";
+import { pgLedgerReader } from "./ledger-reader-pg";
 import { MIGRATIONS_TABLE, pendingTags, type Database, type Orm, type Tables } from "./database";
 
 /** The slice of Drizzle's Postgres insert builder insertIgnoring uses (typed loosely: one code path for every table). */
@@ -77,6 +78,7 @@ export function openPostgres(url: string): Database {
       }
     },
     tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
+    ledgerReader: () => pgLedgerReader(client),
     ping: async () => {
       await client`SELECT 1`;
     },

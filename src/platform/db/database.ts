@@ -45,18 +45,23 @@ export interface Database {
     conflict: readonly (keyof Row<K> & string)[],
     add: readonly (keyof Row<K> & string)[],
   ): Promise<void>;
-  /**
-   * SQLite only: the credit ledger rows committed after rowid `after`, summed per workspace, and the
-   * last rowid (the next cursor). SQLite commits one writer at a time across all processes, so rowid
-   * order is commit order and the cursor never skips a row; Postgres has no such order and leaves this
-   * undefined (ledger-totals.ts then polls a time window). `reset`: the table's rowids went below the
-   * cursor (rebuilt), and `sums` are the whole table's.
-   */
-  ledgerSince?(after: number): Promise<{ sums: Map<string, number>; cursor: number; reset: boolean }>;
+  /** A new incremental reader of the credit ledger (the credit poller's; see LedgerReader). */
+  ledgerReader(): LedgerReader;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/**
+ * Reads the credit ledger in commit order: each next() returns, summed per workspace, the rows committed
+ * since the previous call (every row on the first call), each row exactly once, at a cost that follows
+ * the new rows rather than the table. SQLite: a rowid cursor (one writer commits at a time across all
+ * processes, so rowid order is commit order). Postgres: a transaction-ID horizon (ledger-reader-pg.ts).
+ * `reset`: the reader had to start over (the table was rebuilt under it) and `sums` are the whole table's.
+ */
+export interface LedgerReader {
+  next(): Promise<{ sums: Map<string, number>; reset: boolean }>;
 }
 
 export const MIGRATIONS_TABLE = "switchyard_migrations";

@@ -58,5 +58,13 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "CREATE INDEX \"rr_ws_created_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"created_at\");",
    "CREATE INDEX \"rr_ws_request_idx\" ON \"request_records\" USING btree (\"workspace_id\",\"request_id\");"
   ]
+ },
+ {
+  "tag": "0001_ledger_xid",
+  "statements": [
+   "DROP INDEX \"ledger_created_idx\";",
+   "ALTER TABLE \"credit_ledger\" ADD COLUMN \"xid\" \"xid8\" DEFAULT pg_current_xact_id() NOT NULL;",
+   "CREATE INDEX \"ledger_xid_idx\" ON \"credit_ledger\" USING btree (\"xid\");"
+  ]
  }
 ];

@@ -1,7 +1,10 @@
 // Postgres tables: the twin of schema-sqlite.ts, same names and JS types (generated from it by sed at first;
 // keep the two in step). Integers that can pass 2^31 are bigint in number mode.
-import { pgTable, text, integer, bigint, boolean, primaryKey, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { pgTable, text, integer, bigint, boolean, primaryKey, index, uniqueIndex, customType } from "drizzle-orm/pg-core";
 
+/** Transaction IDs as text on the JS side (64-bit; only ever compared in SQL). */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 const ms = (name: string) => bigint(name, { mode: "number" });
 const bool = (name: string) => boolean(name);
 
@@ -147,9 +150,14 @@ export const creditLedger = pgTable(
     reason: text("reason").notNull(),
     requestId: text("request_id"),
     createdAt: ms("created_at").notNull(),
+    // Postgres only, never written by the app: the inserting transaction's ID. The credit poller reads
+    // the rows at or above the oldest transaction still running (platform/db/ledger-reader-pg.ts), a
+    // cursor in commit order that sequence values and timestamps cannot give.
+    xid: xid8("xid")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
-  // created_at alone: the credit poller sums the recent rows of every workspace each second.
-  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt), index("ledger_created_idx").on(t.createdAt)],
+  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt), index("ledger_xid_idx").on(t.xid)],
 );
 
 export const idempotencyRecords = pgTable(

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { CreditService } from "../../../src/metering/credits";
 import { RecordWriter } from "../../../src/metering/record-writer";
 import { writeBatch } from "../../../src/metering/record-batch";
-import { DIALECTS, makeRecord, openTestDb, waitFor, type TestDb } from "./test-db";
+import postgres from "postgres";
+import { DIALECTS, PG_URL, makeRecord, openTestDb, waitFor, type TestDb } from "./test-db";
 
 for (const dialect of DIALECTS) {
   describe(`CreditService on ${dialect}`, () => {
@@ -24,7 +25,7 @@ for (const dialect of DIALECTS) {
         { id: "l2", workspaceId: "ws1", amountMicrodollars: -1_250, reason: "usage", requestId: "r", createdAt: now - 1000 },
         { id: "l3", workspaceId: "ws2", amountMicrodollars: 7, reason: "grant", requestId: null, createdAt: now },
       ]);
-      credits = new CreditService(t.db, { settleMs: 60_000 });
+      credits = new CreditService(t.db);
       await credits.load();
       expect(credits.balance("ws1")).toBe(4_998_750);
       expect(credits.balance("ws2")).toBe(7);
@@ -136,16 +137,44 @@ for (const dialect of DIALECTS) {
         expect(credits.balance("ws1")).toBe(7);
       });
 
-    test("the checkpoint advances without changing balances", async () => {
-      let now = Date.now();
-      credits = new CreditService(t.db, { settleMs: 1000, now: () => now });
-      await credits.add("ws1", 10, "a");
-      now += 5000; // past 2 × settle: the next poll moves the checkpoint over the first row
-      await credits.add("ws1", 20, "b");
-      await credits.refresh();
-      now += 5000;
-      await credits.refresh();
-      expect(credits.balance("ws1")).toBe(30);
-    });
+    if (dialect === "postgres")
+      test("a ledger row whose transaction commits after later rows is counted once, when it commits", async () => {
+        credits = new CreditService(t.db);
+        await credits.add("ws1", 1, "grant");
+        // Another writer (an instance's record batch) holds an open transaction with a ledger row…
+        const schema = new URL(t.url).searchParams.get("schema")!;
+        const other = postgres(PG_URL, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
+        const committed = Promise.withResolvers<void>();
+        const inserted = Promise.withResolvers<void>();
+        const slow = other.begin(async (tx) => {
+          await tx`INSERT INTO credit_ledger (id, workspace_id, amount_microdollars, reason, request_id, created_at)
+                   VALUES ('slow', 'ws1', 100, 'usage', NULL, ${Date.now()})`;
+          inserted.resolve();
+          await committed.promise;
+        });
+        try {
+          await inserted.promise;
+          // …while rows inserted after it commit first, and polls run in between.
+          await credits.add("ws1", 10, "grant");
+          await credits.refresh();
+          expect(credits.balance("ws1")).toBe(11);
+          committed.resolve();
+          await slow;
+          await credits.refresh();
+          expect(credits.balance("ws1")).toBe(111);
+          await credits.add("ws1", 1000, "grant");
+          await credits.refresh();
+          await credits.refresh();
+          expect(credits.balance("ws1")).toBe(1111);
+          // A fresh reader (a restart) agrees.
+          const restarted = new CreditService(t.db);
+          await restarted.load();
+          expect(restarted.balance("ws1")).toBe(1111);
+        } finally {
+          committed.resolve();
+          await slow.catch(() => {});
+          await other.end();
+        }
+      });
   });
 }

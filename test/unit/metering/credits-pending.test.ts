@@ -5,22 +5,19 @@ import { CreditService } from "../../../src/metering/credits";
 import type { Database } from "../../../src/platform/db/database";
 import * as tables from "../../../src/platform/db/schema-sqlite";
 
-/** A Database whose ledger-sum queries answer with whatever the test resolves them with, in order. */
+/** A Database whose ledger reads answer with whatever the test resolves them with, in order. */
 function scriptedLedger() {
-  const waiting: ((rows: { ws: string; total: number }[]) => void)[] = [];
-  const query = () => new Promise<{ ws: string; total: number }[]>((resolve) => waiting.push(resolve));
-  // The service prepares its ledger-sum query once and executes it on every poll.
-  const builder = { from: () => builder, where: () => builder, groupBy: () => ({ prepare: () => ({ execute: query }) }) };
-  const db = { t: tables, orm: { select: () => builder } } as unknown as Database;
+  const waiting: ((sums: Map<string, number>) => void)[] = [];
+  const next = () => new Promise<Map<string, number>>((resolve) => waiting.push(resolve)).then((sums) => ({ sums, reset: false }));
+  const db = { t: tables, ledgerReader: () => ({ next }) } as unknown as Database;
   return {
     db,
-    /** Answers the oldest open query with this ledger sum for ws1. */
-    answer(sum: number) {
-      const next = waiting.shift();
-      if (!next) throw new Error("no query is waiting");
-      next(sum === 0 ? [] : [{ ws: "ws1", total: sum }]);
+    /** Answers the oldest open read: the rows for ws1 committed since the previous read sum to `delta`. */
+    answer(delta: number) {
+      const resolve = waiting.shift();
+      if (!resolve) throw new Error("no read is waiting");
+      resolve(delta === 0 ? new Map() : new Map([["ws1", delta]]));
     },
-    open: () => waiting.length,
   };
 }
 
@@ -35,11 +32,9 @@ const record = {
 } as never;
 
 async function ready(ledger: ReturnType<typeof scriptedLedger>, now: { t: number }) {
-  const credits = new CreditService(ledger.db, { settleMs: 60_000, now: () => now.t });
+  const credits = new CreditService(ledger.db, { now: () => now.t });
   const loading = credits.load();
-  ledger.answer(0); // base (rows before the checkpoint)
-  for (let i = 0; i < 100 && ledger.open() === 0; i++) await Promise.resolve();
-  ledger.answer(1000); // recent rows
+  ledger.answer(1000); // the whole ledger on the first read
   await loading;
   return credits;
 }
@@ -53,12 +48,12 @@ test("a batch that commits after a poll has read the ledger stays pending until 
 
   const poll = credits.refresh(); // reads the ledger before the commit…
   credits.markFlushed([record]); // …and the batch commits while that poll is still running
-  ledger.answer(1000); // the poll did not see the debit row
+  ledger.answer(0); // the poll did not see the debit row
   await poll;
   expect(credits.balance("ws1")).toBe(700); // still counted, through the pending set
 
   const next = credits.refresh();
-  ledger.answer(700); // this poll started after the commit: it sees the row
+  ledger.answer(-300); // this poll started after the commit: it sees the row
   await next;
   expect(credits.balance("ws1")).toBe(700); // counted once, through the ledger
 });
@@ -70,7 +65,7 @@ test("a batch that committed before a poll started leaves the pending set with t
   credits.debitRecord(record);
   credits.markFlushed([record]);
   const poll = credits.refresh();
-  ledger.answer(700);
+  ledger.answer(-300);
   await poll;
   expect(credits.balance("ws1")).toBe(700);
   // Not charged: BYOK records never debit.
