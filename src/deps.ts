@@ -1,5 +1,6 @@
 // createDeps(config): builds every long-lived dependency once and hands them to the app. Nothing else
 // opens connections or reads the environment.
+import { AbortSweeper } from "./platform/abort-sweeper";
 import { ConfigError, type Config } from "./config/load";
 import { openDatabase, type Database } from "./platform/db/database";
 import { createLogger, type Logger } from "./platform/logger";
@@ -117,6 +118,7 @@ function inferenceDeps(d: {
     guards: meteringGuards({ credits, budgets: d.budgets, writer: records, enforceCredits: d.config.file.credits?.enforce === true }),
     logger: d.logger,
     fetch: globalThis.fetch,
+    aborts: new AbortSweeper(),
     keepAliveMs: 15_000,
   };
 }

@@ -60,7 +60,10 @@ export interface SendLimits {
   readBody: boolean;
 }
 
-/** Sends the request under its connect timeout (and, reading the body, the whole-attempt timeout). */
+/**
+ * Sends the request under its connect timeout (and, reading the body, the whole-attempt timeout); a
+ * client that goes away aborts it too. Both are watched by the shared AbortSweeper.
+ */
 export async function send(
   deps: InferenceDeps,
   plan: AttemptPlan,
@@ -68,23 +71,20 @@ export async function send(
   upstreamAbort: AbortController,
   limits: SendLimits,
 ): Promise<SendOutcome> {
-  const timeout = () => upstreamAbort.abort(new DOMException("timeout", "TimeoutError"));
-  const timer = setTimeout(timeout, limits.headersMs);
-  const total = limits.totalMs !== undefined ? setTimeout(timeout, limits.totalMs) : undefined;
-  const onClientGone = () => upstreamAbort.abort(new DOMException("client gone", "AbortError"));
-  clientSignal.addEventListener("abort", onClientGone, { once: true });
+  const started = performance.now();
+  const watch = deps.aborts.watch(clientSignal, upstreamAbort, limits.headersMs);
   try {
     const response = await deps.fetch(plan.url, { ...plan.init, signal: upstreamAbort.signal });
-    clearTimeout(timer);
+    // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
+    if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
+    else deps.aborts.release(watch);
     if (response.ok) return { ok: true, response, text: limits.readBody ? await response.text() : null };
     const text = await response.text().catch(() => "");
     return { ok: false, error: plan.adapter.classifyError(response.status, text, response.headers), cancelled: false };
   } catch (err) {
     return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: clientSignal.aborted };
   } finally {
-    clearTimeout(timer);
-    clearTimeout(total);
-    clientSignal.removeEventListener("abort", onClientGone);
+    deps.aborts.release(watch);
   }
 }
 

@@ -6,6 +6,7 @@ import type { WorkspaceRoutingDefaults } from "../routing/types";
 import type { RequestRecord } from "../metering/request-record";
 import type { Logger } from "../platform/logger";
 import type { ApiError } from "../http/errors";
+import type { AbortSweeper } from "../platform/abort-sweeper";
 
 export interface ByokLookup {
   /** The workspace's default, enabled BYOK key for the provider, or null (from memory). */
@@ -62,6 +63,8 @@ export interface InferenceDeps {
   guards: Guards;
   logger: Logger;
   fetch: typeof fetch;
+  /** Timeouts and client departures of upstream requests in flight (platform/abort-sweeper.ts). */
+  aborts: AbortSweeper;
   /** SSE keep-alive comment interval during upstream silence. */
   keepAliveMs: number;
 }

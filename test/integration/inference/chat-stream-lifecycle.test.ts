@@ -38,6 +38,36 @@ describe("stream lifecycle", () => {
     g.mock.reset();
   });
 
+  test("a non-streaming call whose client disconnects aborts its upstream request and is recorded as cancelled", async () => {
+    g.mock.setScript({ provider: "alpha" }, { kind: "hang" });
+    const ac = new AbortController();
+    const pending = g.s
+      .fetch("/v1/chat/completions", {
+        method: "POST",
+        body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "x" }] }),
+        signal: ac.signal,
+        headers: { "x-request-id": "cancel-json-1" },
+      })
+      .catch(() => null);
+    expect(await eventually(() => g.mock.requests.length > 0 && g.mock.requests.at(-1)!.aborted === false, 3_000)).toBe(true);
+    const left = performance.now();
+    ac.abort();
+    await pending;
+    expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
+    // Because the client left, not because the attempt's 2 s timeout (test gateway config) ran out.
+    expect(performance.now() - left).toBeLessThan(1_500);
+    let row: { errorCode: string | null; statusCode: number } | undefined;
+    expect(
+      await eventually(async () => {
+        await g.s.deps.records.flush();
+        row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === "cancel-json-1");
+        return row !== undefined;
+      }, 3_000),
+    ).toBe(true);
+    expect(row).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+    g.mock.reset();
+  });
+
   test("chunks leave as they arrive, with SSE keep-alive comments during long silences and no id: lines", async () => {
     g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "slow answer", gapMs: 350 });
     const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });

@@ -1,0 +1,44 @@
+// The shared watcher of upstream requests: a passed deadline aborts with a TimeoutError, a departed
+// client with an AbortError, a released request is left alone, and nothing ticks once nothing is watched.
+import { expect, test } from "bun:test";
+import { AbortSweeper } from "../../../src/platform/abort-sweeper";
+import { eventually } from "../../support/spawn";
+
+test("a request past its deadline is aborted with a TimeoutError (within one sweep)", async () => {
+  const s = new AbortSweeper(5);
+  const upstream = new AbortController();
+  const t0 = performance.now();
+  s.watch(new AbortController().signal, upstream, 30);
+  expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
+  expect(performance.now() - t0).toBeGreaterThanOrEqual(29);
+  expect((upstream.signal.reason as DOMException).name).toBe("TimeoutError");
+  expect(s.size()).toBe(0);
+});
+
+test("a client that goes away aborts its upstream request with an AbortError", async () => {
+  const s = new AbortSweeper(5);
+  const client = new AbortController();
+  const upstream = new AbortController();
+  s.watch(client.signal, upstream, 60_000);
+  client.abort();
+  expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
+  expect((upstream.signal.reason as DOMException).name).toBe("AbortError");
+});
+
+test("a released request is never aborted, and a deadline moved later holds", async () => {
+  const s = new AbortSweeper(5);
+  const released = new AbortController();
+  const moved = new AbortController();
+  const marker = new AbortController();
+  s.release(s.watch(new AbortController().signal, released, 10));
+  const w = s.watch(new AbortController().signal, moved, 10);
+  w.until = performance.now() + 60_000;
+  s.watch(new AbortController().signal, marker, 40);
+  // Once the 40 ms marker has fired, sweeps have passed both earlier deadlines.
+  expect(await eventually(() => marker.signal.aborted, 2_000)).toBe(true);
+  expect(released.signal.aborted).toBe(false);
+  expect(moved.signal.aborted).toBe(false);
+  expect(s.size()).toBe(1);
+  s.release(w);
+  expect(s.size()).toBe(0);
+});
