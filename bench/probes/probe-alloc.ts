@@ -6,7 +6,7 @@
 // JSC reports, with BUN_JSC_logGC=1, the bytes allocated in each cycle when it starts a collection;
 // the probe re-runs itself with that set, drives the requests after a warm-up, and sums the cycles
 // that began during the measured window (± one cycle, ~24 MB, hence the default of 60,000 requests).
-import { startServer, GENEROUS_LIMITS } from "../../test/support/server";
+import { JSON_ANSWER, stubGateway } from "./stub-gateway";
 
 const requests = Number(Bun.argv[2] ?? 60_000);
 const MARK = "@@probe-alloc@@";
@@ -34,30 +34,7 @@ if (!process.env.PROBE_ALLOC_CHILD) {
   process.exit(0);
 }
 
-const cfg = {
-  catalog: "replace",
-  limits: GENEROUS_LIMITS,
-  providers: { m1: { adapter: "openai", base_url: "http://stub/v1", api_key: "sk-1" } },
-  models: { "bench/chat": { routes: [{ provider: "m1", provider_model_id: "m", input_price: 1, output_price: 2 }] } },
-};
-const s = await startServer({ configFile: cfg, env: { SWITCHYARD_LOG_LEVEL: "warn" } });
-const body = JSON.stringify({
-  id: "x",
-  object: "chat.completion",
-  created: 1,
-  model: "m",
-  choices: [{ index: 0, message: { role: "assistant", content: "hello there" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-});
-s.deps.inference.fetch = (async () => new Response(body, { headers: { "content-type": "application/json" } })) as unknown as typeof fetch;
-const { createApp } = await import("../../src/app");
-const app = createApp(s.deps);
-const req = () =>
-  new Request("http://localhost/v1/chat/completions", {
-    method: "POST",
-    headers: { authorization: `Bearer ${s.adminKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "bench/chat", messages: [{ role: "user", content: "Say hello" }] }),
-  });
+const { s, app, request: req } = await stubGateway(() => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }));
 const drive = async (n: number) => {
   for (let i = 0; i < n; i++) {
     const r = await app.handle(req());

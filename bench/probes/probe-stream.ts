@@ -1,12 +1,5 @@
 // In-process CPU probe of the streaming hot path (stubbed upstream SSE): `bun bench/probes/probe-stream.ts`.
-import { startServer, GENEROUS_LIMITS } from "../../test/support/server";
-const cfg = {
-  catalog: "replace",
-  limits: GENEROUS_LIMITS,
-  providers: { m1: { adapter: "openai", base_url: "http://stub/v1", api_key: "sk-1" } },
-  models: { "bench/chat": { routes: [{ provider: "m1", provider_model_id: "m", input_price: 1, output_price: 2 }] } },
-};
-const s = await startServer({ configFile: cfg, env: { SWITCHYARD_LOG_LEVEL: "warn" } });
+import { stubGateway } from "./stub-gateway";
 const enc = new TextEncoder();
 const chunks: Uint8Array[] = [];
 const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m" };
@@ -25,24 +18,19 @@ chunks.push(
     `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } })}\n\ndata: [DONE]\n\n`,
   ),
 );
-s.deps.inference.fetch = (async () =>
-  new Response(
-    new ReadableStream({
-      start(c) {
-        for (const x of chunks) c.enqueue(x);
-        c.close();
-      },
-    }),
-    { headers: { "content-type": "text/event-stream" } },
-  )) as unknown as typeof fetch;
-const { createApp } = await import("../../src/app");
-const app = createApp(s.deps);
-const req = () =>
-  new Request("http://localhost/v1/chat/completions", {
-    method: "POST",
-    headers: { authorization: `Bearer ${s.adminKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "bench/chat", stream: true, messages: [{ role: "user", content: "Say hello" }] }),
-  });
+const { s, app, request } = await stubGateway(
+  () =>
+    new Response(
+      new ReadableStream({
+        start(c) {
+          for (const x of chunks) c.enqueue(x);
+          c.close();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    ),
+);
+const req = () => request(true);
 for (let round = 0; round < 3; round++) {
   const N = 4000;
   const c0 = process.cpuUsage();

@@ -12,6 +12,17 @@ afterAll(() => g.stop());
 const body = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
 
+/** The request's record once the writer has it on disk (flushing until it appears, 3 s at most). */
+async function recordOf(requestId: string) {
+  let row: { errorCode: string | null; statusCode: number } | undefined;
+  await eventually(async () => {
+    await g.s.deps.records.flush();
+    row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === requestId);
+    return row !== undefined;
+  }, 3_000);
+  return row;
+}
+
 describe("stream lifecycle", () => {
   test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
     g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
@@ -26,15 +37,7 @@ describe("stream lifecycle", () => {
     await reader.read();
     ac.abort();
     expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
-    let row: { errorCode: string | null; statusCode: number } | undefined;
-    expect(
-      await eventually(async () => {
-        await g.s.deps.records.flush();
-        row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === "cancel-1");
-        return row !== undefined;
-      }, 3_000),
-    ).toBe(true);
-    expect(row).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+    expect(await recordOf("cancel-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
     g.mock.reset();
   });
 
@@ -56,15 +59,7 @@ describe("stream lifecycle", () => {
     expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
     // Because the client left, not because the attempt's 2 s timeout (test gateway config) ran out.
     expect(performance.now() - left).toBeLessThan(1_500);
-    let row: { errorCode: string | null; statusCode: number } | undefined;
-    expect(
-      await eventually(async () => {
-        await g.s.deps.records.flush();
-        row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === "cancel-json-1");
-        return row !== undefined;
-      }, 3_000),
-    ).toBe(true);
-    expect(row).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+    expect(await recordOf("cancel-json-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
     g.mock.reset();
   });
 

@@ -1,0 +1,39 @@
+// The in-process gateway the probes drive: one model on one OpenAI-compatible provider whose fetch is
+// stubbed (no network), generous limits, warn logging, and a request maker for /v1/chat/completions.
+import { startServer, GENEROUS_LIMITS } from "../../test/support/server";
+
+const config = {
+  catalog: "replace",
+  limits: GENEROUS_LIMITS,
+  providers: { m1: { adapter: "openai", base_url: "http://stub/v1", api_key: "sk-1" } },
+  models: { "bench/chat": { routes: [{ provider: "m1", provider_model_id: "m", input_price: 1, output_price: 2 }] } },
+};
+
+/** A non-streaming upstream answer. */
+export const JSON_ANSWER = JSON.stringify({
+  id: "x",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content: "hello there" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+});
+
+/** Starts the gateway with `upstream` as its fetch; `request(stream)` builds one chat completions request. */
+export async function stubGateway(upstream: () => Response) {
+  const s = await startServer({ configFile: config, env: { SWITCHYARD_LOG_LEVEL: "warn" } });
+  s.deps.inference.fetch = (async () => upstream()) as unknown as typeof fetch;
+  const { createApp } = await import("../../src/app");
+  const app = createApp(s.deps);
+  const request = (stream = false) =>
+    new Request("http://localhost/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "bench/chat",
+        ...(stream ? { stream: true } : {}),
+        messages: [{ role: "user", content: "Say hello" }],
+      }),
+    });
+  return { s, app, request };
+}
