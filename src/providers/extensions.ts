@@ -6,7 +6,8 @@ import { isRecord } from "./content-parts";
 const PROTECTED = new Set(["model", "stream", "stream_options"]);
 
 export function mergeExtensions(body: Record<string, unknown>, extensions: Record<string, unknown> | undefined): void {
-  for (const [key, value] of Object.entries(extensions ?? {})) {
+  if (extensions === undefined) return; // the usual case: nothing to allocate
+  for (const [key, value] of Object.entries(extensions)) {
     if (PROTECTED.has(key)) continue;
     const current = body[key];
     body[key] = isRecord(current) && isRecord(value) ? { ...current, ...value } : value;
