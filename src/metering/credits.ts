@@ -88,10 +88,10 @@ export class CreditService {
   }
 
   /**
-   * Applies a call's charge in memory at settle time. It reaches the ledger with the RecordWriter batch
-   * that writes the call's final record (one debit row per workspace per batch, record-batch.ts).
+   * Applies a call's charge in memory at settle time; called once per record the RecordWriter will write
+   * (same rule as its ledger rows: chargesCredits). The charge reaches the ledger with the batch that
+   * writes the call's final record (one debit row per workspace per batch, record-batch.ts).
    */
-  /** Called once per record the RecordWriter will write (same rule as its ledger rows: chargesCredits). */
   debitRecord(r: RequestRecord): void {
     if (!chargesCredits(r)) return;
     this.bumpPending(r.workspaceId, r.costMicrodollars);
