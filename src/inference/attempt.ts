@@ -38,7 +38,9 @@ export function planAttempt(
     maxOutputTokens: candidate.route.maxOutputTokens,
   };
   const adapter = adapterForRoute(provider, candidate.route, endpoint);
-  const built = adapter.buildRequest({ ...prepared.request, stream }, target);
+  // Adapters read `stream === true`; the body is copied only when that answer would change.
+  const req = (prepared.request.stream === true) === stream ? prepared.request : { ...prepared.request, stream };
+  const built = adapter.buildRequest(req, target);
   return {
     candidate,
     adapter,

@@ -58,11 +58,13 @@ export async function runCall(
     if (!stream) {
       const result = await runJson(deps, ctx, prepared);
       admission.settle(result.routing.cost.microdollars, { provider: result.routing.provider, byok: result.apiKeySource === "byok" });
-      await deps.guards.successHeaders(ctx, headers);
+      const pending = deps.guards.successHeaders(ctx, headers);
+      if (pending) await pending;
       return { kind: "json", result, headers };
     }
     const open = await runStream(deps, ctx, prepared, (cost, served) => admission.settle(cost, served));
-    await deps.guards.successHeaders(ctx, headers);
+    const pending = deps.guards.successHeaders(ctx, headers);
+    if (pending) await pending;
     return { kind: "stream", open, headers };
   } catch (err) {
     admission.release();

@@ -77,7 +77,8 @@ export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: Incomin
       : new ApiError("no_provider_available", plan.message);
   }
   return {
-    request: { ...call.request, model: ids[0]! } as ChatRequest,
+    // The body is copied only when the model field changes (gateway.models chose it).
+    request: (call.request.model === ids[0] ? call.request : { ...call.request, model: ids[0]! }) as ChatRequest,
     requestedModel: ids[0]!,
     candidates: plan.candidates,
     strategy: plan.strategy,

@@ -57,6 +57,8 @@ interface PeriodState {
   reserved: number;
 }
 
+const NONE: readonly BudgetDef[] = [];
+
 /** How long an unsettled reservation holds headroom (the longest stream plus margin). */
 export const RESERVATION_TTL_MS = 15 * 60_000;
 
@@ -114,7 +116,7 @@ export class MemoryBudgetCounters implements BudgetCounters {
 
   reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): ReserveResult {
     this.sweep(now);
-    const applicable = this.applicable(ctx).filter((d) => d.enforce);
+    const applicable = this.applicable(ctx, true);
     for (const def of applicable) {
       const st = this.state(def, now);
       if (st && st.spent + st.reserved >= def.limitMicrodollars) {
@@ -176,11 +178,14 @@ export class MemoryBudgetCounters implements BudgetCounters {
     return out;
   }
 
-  private applicable(ctx: SpendContext): BudgetDef[] {
+  /** The budgets that count this spend (only the enforced ones: `enforcedOnly`). */
+  private applicable(ctx: SpendContext, enforcedOnly = false): readonly BudgetDef[] {
+    const ids = this.byWorkspace.get(ctx.workspaceId);
+    if (!ids?.size) return NONE; // most workspaces have no budgets: nothing to allocate per call
     const out: BudgetDef[] = [];
-    for (const id of this.byWorkspace.get(ctx.workspaceId) ?? []) {
+    for (const id of ids) {
       const def = this.defs.get(id)!;
-      if (budgetApplies(def, ctx)) out.push(def);
+      if ((!enforcedOnly || def.enforce) && budgetApplies(def, ctx)) out.push(def);
     }
     return out;
   }

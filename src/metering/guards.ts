@@ -14,6 +14,11 @@ export interface GuardDeps {
   enforceCredits: boolean;
 }
 
+/** Settling is fire-and-forget (a failure must not fail the call); a sync store returns nothing to wait for. */
+function ignoreFailure(p: void | Promise<void>): void {
+  if (p instanceof Promise) p.catch(() => {});
+}
+
 export function meteringGuards(d: GuardDeps): Guards {
   return {
     async admit(ctx: CallContext, est) {
@@ -31,10 +36,12 @@ export function meteringGuards(d: GuardDeps): Guards {
           error: new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue."),
         };
       }
-      const r = await d.budgets.reserve(
+      const reserved = d.budgets.reserve(
         { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },
         est.maxCostMicrodollars,
       );
+      // The memory store answers synchronously: no await (and its promise machinery) on every call.
+      const r = reserved instanceof Promise ? await reserved : reserved;
       if (!r.ok) return { ok: false, error: new ApiError("budget_exceeded", r.message) };
       let done = false;
       const admission: Admission = {
@@ -44,12 +51,12 @@ export function meteringGuards(d: GuardDeps): Guards {
           // The cost counts against the budgets of whoever served it (a fallback may have changed the
           // provider or the credential kind since the reservation); the holds are released as made.
           const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
-          void Promise.resolve(d.budgets.settle(r.reservation, cost, ctx)).catch(() => {});
+          ignoreFailure(d.budgets.settle(r.reservation, cost, ctx));
         },
         release() {
           if (done) return;
           done = true;
-          void Promise.resolve(d.budgets.release(r.reservation)).catch(() => {});
+          ignoreFailure(d.budgets.release(r.reservation));
         },
       };
       return { ok: true, admission };
@@ -57,9 +64,11 @@ export function meteringGuards(d: GuardDeps): Guards {
     platformAllowed(ctx) {
       return !d.enforceCredits || d.credits.canSpend(ctx.workspaceId);
     },
-    async successHeaders(ctx, headers) {
+    successHeaders(ctx, headers) {
       headers["X-Credits-Balance-Microdollars"] = String(d.credits.balance(ctx.workspaceId));
-      Object.assign(headers, await d.budgets.headers(ctx.workspaceId, ctx.apiKeyId));
+      const budget = d.budgets.headers(ctx.workspaceId, ctx.apiKeyId);
+      if (!(budget instanceof Promise)) return void Object.assign(headers, budget);
+      return budget.then((h) => void Object.assign(headers, h));
     },
   };
 }

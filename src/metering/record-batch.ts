@@ -57,17 +57,25 @@ interface RollupDelta {
 export function rollupDeltas(records: readonly RequestRecord[]): RollupDelta[] {
   const byKey = new Map<string, RollupDelta>();
   for (const r of records) {
-    const d = {
-      workspaceId: r.workspaceId,
-      day: utcDay(r.createdAt),
-      model: r.modelCanonical ?? r.model ?? "",
-      provider: r.provider ?? "",
-      apiKeyId: r.apiKeyId ?? "",
-    };
-    const k = [d.workspaceId, d.day, d.model, d.provider, d.apiKeyId].join("\u0000");
+    const day = utcDay(r.createdAt);
+    const model = r.modelCanonical ?? r.model ?? "";
+    const provider = r.provider ?? "";
+    const apiKeyId = r.apiKeyId ?? "";
+    const k = `${r.workspaceId}\u0000${day}\u0000${model}\u0000${provider}\u0000${apiKeyId}`;
     let acc = byKey.get(k);
     if (!acc) {
-      acc = { ...d, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: 0 };
+      acc = {
+        workspaceId: r.workspaceId,
+        day,
+        model,
+        provider,
+        apiKeyId,
+        requests: 0,
+        errors: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        costMicrodollars: 0,
+      };
       byKey.set(k, acc);
     }
     if (r.isFinalAttempt) {

@@ -96,5 +96,9 @@ export function chargesCredits(r: Pick<RequestRecord, "isFinalAttempt" | "charge
 
 /** UTC calendar day of an epoch-ms time, "YYYY-MM-DD": the usage_rollups day key. */
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // Every record of a batch falls on the same day or two: format each day once.
+  const n = Math.floor(ms / 86_400_000);
+  if (n !== lastDay.n) lastDay = { n, text: new Date(n * 86_400_000).toISOString().slice(0, 10) };
+  return lastDay.text;
 }
+let lastDay = { n: NaN, text: "" };
