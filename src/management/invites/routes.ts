@@ -5,7 +5,7 @@ import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { newId, randomBase62, sha256Hex } from "../../platform/ids";
 import { recordAudit } from "../audit/repo";
-import { mount } from "../mount";
+import { mount, type Handler } from "../mount";
 import type { Management } from "../module";
 import { Email, RoleSchema } from "../members/routes";
 import { renderMember, type MemberRow, type Role } from "../members/repo";
@@ -32,39 +32,46 @@ export function inviteRoutes(app: Elysia, m: Management): Elysia {
     const rows = await m.repos.invites.list(c.workspaceId);
     return { status: 200, body: { invites: rows.map(renderInvite), count: rows.length } };
   });
-  mount(
-    app,
-    m,
-    "invites.create",
-    async (c) => {
-      const b = check(InviteCreateBody, c.body);
-      const token = `inv_${randomBase62(40)}`;
-      const now = Date.now();
-      const row: InviteRow = {
-        id: newId(),
+  mount(app, m, "invites.create", createInvite(m), {
+    body: InviteCreateBody,
+    description: "The response's `token` is shown this once; it is stored only as a hash.",
+  });
+  mount(app, m, "invites.delete", revokeInvite(m));
+  mount(app, m, "invites.accept", acceptInvite(m), { body: InviteAcceptBody });
+  return app;
+}
+
+function createInvite(m: Management): Handler {
+  return async (c) => {
+    const b = check(InviteCreateBody, c.body);
+    const token = `inv_${randomBase62(40)}`;
+    const now = Date.now();
+    const row: InviteRow = {
+      id: newId(),
+      workspaceId: c.workspaceId,
+      email: b.email.toLowerCase(),
+      role: b.role ?? "member",
+      tokenHash: sha256Hex(token),
+      expiresAt: now + (b.expires_in_days ?? 7) * DAY_MS,
+      acceptedAt: null,
+      createdAt: now,
+    };
+    await m.db.tx(async (o) => {
+      await m.repos.invites.insert(o, row);
+      await recordAudit(o, m.db, {
         workspaceId: c.workspaceId,
-        email: b.email.toLowerCase(),
-        role: b.role ?? "member",
-        tokenHash: sha256Hex(token),
-        expiresAt: now + (b.expires_in_days ?? 7) * DAY_MS,
-        acceptedAt: null,
-        createdAt: now,
-      };
-      await m.db.tx(async (o) => {
-        await m.repos.invites.insert(o, row);
-        await recordAudit(o, m.db, {
-          workspaceId: c.workspaceId,
-          type: "invite.created",
-          actorApiKeyId: c.actorId,
-          targetId: row.id,
-          data: { email: row.email, role: row.role },
-        });
+        type: "invite.created",
+        actorApiKeyId: c.actorId,
+        targetId: row.id,
+        data: { email: row.email, role: row.role },
       });
-      return { status: 201, body: { ...renderInvite(row), token } };
-    },
-    { body: InviteCreateBody, description: "The response's `token` is shown this once; it is stored only as a hash." },
-  );
-  mount(app, m, "invites.delete", async (c) => {
+    });
+    return { status: 201, body: { ...renderInvite(row), token } };
+  };
+}
+
+function revokeInvite(m: Management): Handler {
+  return async (c) => {
     const id = uuidParam(c.params.invite_id, "invite_id");
     await m.db.tx(async (o) => {
       const removed = await m.repos.invites.remove(o, c.workspaceId, id);
@@ -78,43 +85,40 @@ export function inviteRoutes(app: Elysia, m: Management): Elysia {
       });
     });
     return { status: 204 };
-  });
-  mount(
-    app,
-    m,
-    "invites.accept",
-    async (c) => {
-      const { token } = check(InviteAcceptBody, c.body);
-      const now = Date.now();
-      const result = await m.db.tx(async (o) => {
-        const invite = await m.repos.invites.accept(o, sha256Hex(token), now);
-        // Throwing rolls the acceptance back, so an expired invite stays unaccepted.
-        if (!invite || invite.expiresAt <= now) throw new ApiError("not_found", "Invite not found, already used, or expired.");
-        const ws = invite.workspaceId;
-        let member = await m.repos.members.byEmail(o, ws, invite.email);
-        if (!member) {
-          member = { id: newId(), workspaceId: ws, email: invite.email, role: invite.role as Role, createdAt: now } satisfies MemberRow;
-          await m.repos.members.insert(o, member);
-          await recordAudit(o, m.db, {
-            workspaceId: ws,
-            type: "member.added",
-            actorApiKeyId: null,
-            targetId: member.id,
-            data: { email: member.email, role: member.role, via_invite: invite.id },
-          });
-        }
+  };
+}
+
+/** No API key: the token is the credential. Adds the member unless the email already is one. */
+function acceptInvite(m: Management): Handler {
+  return async (c) => {
+    const { token } = check(InviteAcceptBody, c.body);
+    const now = Date.now();
+    const result = await m.db.tx(async (o) => {
+      const invite = await m.repos.invites.accept(o, sha256Hex(token), now);
+      // Throwing rolls the acceptance back, so an expired invite stays unaccepted.
+      if (!invite || invite.expiresAt <= now) throw new ApiError("not_found", "Invite not found, already used, or expired.");
+      const ws = invite.workspaceId;
+      let member = await m.repos.members.byEmail(o, ws, invite.email);
+      if (!member) {
+        member = { id: newId(), workspaceId: ws, email: invite.email, role: invite.role as Role, createdAt: now } satisfies MemberRow;
+        await m.repos.members.insert(o, member);
         await recordAudit(o, m.db, {
           workspaceId: ws,
-          type: "invite.accepted",
+          type: "member.added",
           actorApiKeyId: null,
-          targetId: invite.id,
-          data: { email: invite.email, member_id: member.id },
+          targetId: member.id,
+          data: { email: member.email, role: member.role, via_invite: invite.id },
         });
-        return { invite, member };
+      }
+      await recordAudit(o, m.db, {
+        workspaceId: ws,
+        type: "invite.accepted",
+        actorApiKeyId: null,
+        targetId: invite.id,
+        data: { email: invite.email, member_id: member.id },
       });
-      return { status: 200, body: { member: renderMember(result.member), invite: renderInvite(result.invite) } };
-    },
-    { body: InviteAcceptBody },
-  );
-  return app;
+      return { invite, member };
+    });
+    return { status: 200, body: { member: renderMember(result.member), invite: renderInvite(result.invite) } };
+  };
 }

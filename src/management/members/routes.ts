@@ -5,7 +5,7 @@ import { ApiError } from "../../http/errors";
 import { newId } from "../../platform/ids";
 import { recordAudit } from "../audit/repo";
 import { isUniqueViolation } from "../db-errors";
-import { mount } from "../mount";
+import { mount, type Handler } from "../mount";
 import type { Management } from "../module";
 import { check, oneOf, uuidParam } from "../validate";
 import { renderMember, ROLES, type MemberRow } from "./repo";
@@ -18,81 +18,86 @@ export const MemberPatchBody = Type.Object({ role: RoleSchema }, { additionalPro
 
 const duplicate = () => new ApiError("invalid_parameter", "Invalid 'email': already a member of this workspace.", { param: "email" });
 
-export function memberRoutes(app: Elysia, m: Management): Elysia {
-  const memberId = (p: Record<string, string | undefined>) => uuidParam(p.member_id, "member_id");
-  const lastOwner = async (o: Parameters<Parameters<typeof m.db.tx>[0]>[0], row: MemberRow) =>
-    row.role === "owner" && (await m.repos.members.owners(o, row.workspaceId)) <= 1;
+type Tx = Parameters<Parameters<Management["db"]["tx"]>[0]>[0];
 
+const memberId = (p: Record<string, string | undefined>) => uuidParam(p.member_id, "member_id");
+
+async function isLastOwner(m: Management, o: Tx, row: MemberRow): Promise<boolean> {
+  return row.role === "owner" && (await m.repos.members.owners(o, row.workspaceId)) <= 1;
+}
+
+export function memberRoutes(app: Elysia, m: Management): Elysia {
   mount(app, m, "members.list", async (c) => {
     const rows = await m.repos.members.list(c.workspaceId);
     return { status: 200, body: { members: rows.map(renderMember), count: rows.length } };
   });
-  mount(
-    app,
-    m,
-    "members.create",
-    async (c) => {
-      const b = check(MemberCreateBody, c.body);
-      const row: MemberRow = {
-        id: newId(),
-        workspaceId: c.workspaceId,
-        email: b.email.toLowerCase(),
-        role: b.role ?? "member",
-        createdAt: Date.now(),
-      };
-      try {
-        await m.db.tx(async (o) => {
-          if (await m.repos.members.byEmail(o, c.workspaceId, row.email)) throw duplicate();
-          await m.repos.members.insert(o, row);
-          await recordAudit(o, m.db, {
-            workspaceId: c.workspaceId,
-            type: "member.added",
-            actorApiKeyId: c.actorId,
-            targetId: row.id,
-            data: { email: row.email, role: row.role },
-          });
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw duplicate();
-        throw err;
-      }
-      return { status: 201, body: renderMember(row) };
-    },
-    { body: MemberCreateBody },
-  );
-  mount(
-    app,
-    m,
-    "members.update",
-    async (c) => {
-      const id = memberId(c.params);
-      const { role } = check(MemberPatchBody, c.body);
-      const row = await m.db.tx(async (o) => {
-        const current = await m.repos.members.get(c.workspaceId, id);
-        if (!current) throw new ApiError("not_found", "Member not found.");
-        if (role !== "owner" && (await lastOwner(o, current))) {
-          throw new ApiError("invalid_parameter", "Invalid 'role': the workspace's last owner cannot be demoted.", { param: "role" });
-        }
-        const updated = await m.repos.members.setRole(o, c.workspaceId, id, role);
+  mount(app, m, "members.create", createMember(m), { body: MemberCreateBody });
+  mount(app, m, "members.update", updateMember(m), { body: MemberPatchBody });
+  mount(app, m, "members.delete", deleteMember(m));
+  return app;
+}
+
+function createMember(m: Management): Handler {
+  return async (c) => {
+    const b = check(MemberCreateBody, c.body);
+    const row: MemberRow = {
+      id: newId(),
+      workspaceId: c.workspaceId,
+      email: b.email.toLowerCase(),
+      role: b.role ?? "member",
+      createdAt: Date.now(),
+    };
+    try {
+      await m.db.tx(async (o) => {
+        if (await m.repos.members.byEmail(o, c.workspaceId, row.email)) throw duplicate();
+        await m.repos.members.insert(o, row);
         await recordAudit(o, m.db, {
           workspaceId: c.workspaceId,
-          type: "member.updated",
+          type: "member.added",
           actorApiKeyId: c.actorId,
-          targetId: id,
-          data: { email: current.email, role },
+          targetId: row.id,
+          data: { email: row.email, role: row.role },
         });
-        return updated!;
       });
-      return { status: 200, body: renderMember(row) };
-    },
-    { body: MemberPatchBody },
-  );
-  mount(app, m, "members.delete", async (c) => {
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate();
+      throw err;
+    }
+    return { status: 201, body: renderMember(row) };
+  };
+}
+
+function updateMember(m: Management): Handler {
+  return async (c) => {
+    const id = memberId(c.params);
+    const { role } = check(MemberPatchBody, c.body);
+    const row = await m.db.tx(async (o) => {
+      const current = await m.repos.members.get(c.workspaceId, id);
+      if (!current) throw new ApiError("not_found", "Member not found.");
+      if (role !== "owner" && (await isLastOwner(m, o, current))) {
+        throw new ApiError("invalid_parameter", "Invalid 'role': the workspace's last owner cannot be demoted.", { param: "role" });
+      }
+      const updated = await m.repos.members.setRole(o, c.workspaceId, id, role);
+      await recordAudit(o, m.db, {
+        workspaceId: c.workspaceId,
+        type: "member.updated",
+        actorApiKeyId: c.actorId,
+        targetId: id,
+        data: { email: current.email, role },
+      });
+      return updated!;
+    });
+    return { status: 200, body: renderMember(row) };
+  };
+}
+
+function deleteMember(m: Management): Handler {
+  return async (c) => {
     const id = memberId(c.params);
     await m.db.tx(async (o) => {
       const current = await m.repos.members.get(c.workspaceId, id);
       if (!current) throw new ApiError("not_found", "Member not found.");
-      if (await lastOwner(o, current)) {
+      if (await isLastOwner(m, o, current)) {
         throw new ApiError("invalid_parameter", "Invalid 'member_id': the workspace's last owner cannot be removed.", {
           param: "member_id",
         });
@@ -107,6 +112,5 @@ export function memberRoutes(app: Elysia, m: Management): Elysia {
       });
     });
     return { status: 204 };
-  });
-  return app;
+  };
 }
