@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as sqliteSchema from "./schema-sqlite";
 import { sqliteMigrations } from "./migrations.generated";
+import { sqliteLedgerReader } from "./ledger-reader-sqlite";
 import { MIGRATIONS_TABLE, pendingTags, type Database, type TableName } from "./database";
 
 /** A tiny FIFO mutex: SQLite has one connection, so transactions must not interleave across awaits. */
@@ -66,30 +67,6 @@ export function openSqlite(path: string): Database {
     for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
     return values as never[];
   };
-  let ledgerQuery: ReturnType<BunSqlite["query"]> | undefined;
-  let lastRowid: ReturnType<BunSqlite["query"]> | undefined;
-  // The ledger rows after rowid `after`, summed per workspace, and the next cursor. Through the lock:
-  // on this one connection, a read between the statements of an open transaction would see its
-  // uncommitted rows, and a rollback would then leave the cursor past rowids SQLite hands out again.
-  const ledgerSince = (after: number) =>
-    lock.run(async () => {
-      ledgerQuery ??= raw.query(
-        "SELECT workspace_id AS ws, sum(amount_microdollars) AS total, max(rowid) AS last FROM credit_ledger WHERE rowid > ? GROUP BY workspace_id",
-      );
-      lastRowid ??= raw.query("SELECT max(rowid) AS last FROM credit_ledger");
-      // Rows are never deleted, so the last rowid only grows; below the cursor means the table was
-      // rebuilt with new rowids (a VACUUM after manual deletes): then everything is summed again.
-      const last = (lastRowid.get() as { last: number | null }).last ?? 0;
-      const reset = last < after;
-      const from = reset ? 0 : after;
-      const sums = new Map<string, number>();
-      let cursor = from;
-      for (const r of ledgerQuery.all(from) as { ws: string; total: number; last: number }[]) {
-        sums.set(r.ws, r.total);
-        if (r.last > cursor) cursor = r.last;
-      }
-      return { sums, cursor, reset };
-    });
   return {
     dialect: "sqlite",
     orm,
@@ -124,16 +101,7 @@ export function openSqlite(path: string): Database {
           throw err;
         }
       }),
-    ledgerReader: () => {
-      let cursor = 0;
-      return {
-        next: async () => {
-          const r = await ledgerSince(cursor);
-          cursor = r.cursor;
-          return { sums: r.sums, reset: r.reset };
-        },
-      };
-    },
+    ledgerReader: () => sqliteLedgerReader(raw, (fn) => lock.run(fn)),
     ping: async () => {
       raw.query("SELECT 1").get();
     },
