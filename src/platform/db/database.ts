@@ -56,8 +56,9 @@ export interface Database {
 /**
  * Reads the credit ledger in commit order: each next() returns, summed per workspace, the rows committed
  * since the previous call (every row on the first call), each row exactly once, at a cost that follows
- * the new rows rather than the table. SQLite: a rowid cursor (ledger-reader-sqlite.ts; one writer commits at a time across all
- * processes, so rowid order is commit order). Postgres: a transaction-ID horizon (ledger-reader-pg.ts).
+ * the new rows rather than the table. SQLite: a rowid cursor (ledger-reader-sqlite.ts: one writer
+ * commits at a time across all processes, so rowid order is commit order). Postgres: a transaction-ID
+ * horizon (ledger-reader-pg.ts).
  * `reset`: the reader had to start over (the table was rebuilt under it) and `sums` are the whole table's.
  */
 export interface LedgerReader {
