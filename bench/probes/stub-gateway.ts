@@ -21,7 +21,8 @@ export const JSON_ANSWER = JSON.stringify({
 
 /** Starts the gateway with `upstream` as its fetch; `request(stream)` builds one chat completions request. */
 export async function stubGateway(upstream: () => Response) {
-  const s = await startServer({ configFile: config, env: { SWITCHYARD_LOG_LEVEL: "warn" } });
+  // The bench's gateway logs at warn: no request log line, and no after-response hook for it.
+  const s = await startServer({ configFile: config, logLevel: "warn" });
   s.deps.inference.fetch = (async () => upstream()) as unknown as typeof fetch;
   const { createApp } = await import("../../src/app");
   const app = createApp(s.deps);

@@ -31,6 +31,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** The config file's content (written to a temp file and passed as SWITCHYARD_CONFIG). */
   configFile?: unknown;
+  /** The logger's level (default debug, lines kept in `logs`); probes use the server's warn to measure what it runs. */
+  logLevel?: "debug" | "info" | "warn" | "error";
 }
 
 export function writeTempConfig(content: unknown): string {
@@ -62,7 +64,7 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
   const config = loadConfig(env);
   const deps = await createDeps(
     config,
-    createLogger("debug", (l) => logs.push(l)),
+    createLogger(opts.logLevel ?? "debug", (l) => logs.push(l)),
   );
   const boot = await bootstrap(deps, { migrate: true });
   await deps.start();

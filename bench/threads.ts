@@ -1,0 +1,122 @@
+// `bun bench/threads.ts [requests] [KEY=VALUE …]`: where the CPU of the bare proxy and of Switchyard goes
+// under the JSON load (32 connections), thread by thread (/proc/<pid>/task/*/stat), and how much of
+// Switchyard's is garbage collection (JSC's GC log: each eden and full cycle's own duration). KEY=VALUE
+// pairs go to the gateway's environment (SWITCHYARD_HEAP_LIMIT_MB=0, say).
+//
+// Why per thread: Bun's fetch runs on its own "HTTP Client" thread, which costs the bare proxy and the
+// gateway alike; the gap is on the JavaScript thread and in the collector's helper threads.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runJson, type Target } from "./load";
+import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp } from "./procs";
+import { ROOT, adminKey, startBareProxy, startMock, writeConfig } from "./targets";
+
+const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 40_000);
+const extraEnv = Object.fromEntries(
+  Bun.argv
+    .slice(2)
+    .filter((a) => /^[A-Z_]+=/.test(a))
+    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
+);
+
+/** CPU ticks per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
+function threadTicks(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(`${name}#${tid}`, Number(rest[11]) + Number(rest[12]));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** The GC log's cycles, by kind: a START line names the kind, its "cycle N ms END" may come lines later. */
+function gcCycles(log: string): Map<string, { n: number; ms: number }> {
+  const kinds = new Map<string, { n: number; ms: number }>();
+  let kind = "?";
+  for (const line of log.split("\n")) {
+    const start = /=> (\w+Collection)/.exec(line);
+    if (start) kind = start[1]!;
+    const end = /cycle ([\d.]+)ms END/.exec(line);
+    if (!end) continue;
+    const k = kinds.get(kind) ?? { n: 0, ms: 0 };
+    k.n++;
+    k.ms += Number(end[1]);
+    kinds.set(kind, k);
+  }
+  return kinds;
+}
+
+async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
+  const pid = t.pid!;
+  await runJson(t, 30_000, 32); // warm-up: the JIT's optimising compiles are over after ~24,000
+  const logStart = gcLog ? readFileSync(gcLog, "utf8").length : 0;
+  resetPeak(pid);
+  const before = threadTicks(pid);
+  const run = await runJson(t, requests, 32);
+  await Bun.sleep(300); // the last write-behind batch
+  const after = threadTicks(pid);
+  let total = 0;
+  const rows: string[] = [];
+  for (const [k, v] of after) {
+    const d = v - (before.get(k) ?? 0);
+    total += d;
+    if (d > 0) rows.push(`    ${k.replace(/#\d+$/, "").padEnd(16)} ${(ticksToMicros(d) / run.count).toFixed(1).padStart(6)} µs/request`);
+  }
+  const mem = memory(pid);
+  console.log(
+    `${name}: ${(ticksToMicros(total) / run.count).toFixed(1)} µs/request over ${run.count} requests (${run.errors} errors); RSS ${(mem.rssKb / 1024).toFixed(0)} MB, peak ${(mem.hwmKb / 1024).toFixed(0)} MB`,
+  );
+  console.log(rows.join("\n"));
+  if (!gcLog) return;
+  let gcMs = 0;
+  for (const [kind, c] of gcCycles(readFileSync(gcLog, "utf8").slice(logStart))) {
+    gcMs += c.ms;
+    console.log(`    GC ${kind}: ${c.n} cycles, ${((c.ms * 1000) / run.count).toFixed(1)} µs/request`);
+  }
+  console.log(`    GC cycles in all: ${((gcMs * 1000) / run.count).toFixed(1)} µs/request (wall time of the cycles; helper threads above)`);
+}
+
+pinSelf(0);
+const dir = mkdtempSync(join(tmpdir(), "sw-threads-"));
+const mock = await startMock(0, 0);
+const key = adminKey();
+const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+const bare = await startBareProxy(mock.url);
+const port = freePort();
+const gcLog = join(dir, "gc.log");
+const gateway = Bun.spawn(pinned([process.execPath, join(ROOT, "src/main.ts"), "serve"], 1), {
+  env: {
+    PATH: process.env.PATH ?? "",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: `sqlite:${join(dir, "bench.db")}`,
+    SWITCHYARD_ADMIN_KEY: key,
+    SWITCHYARD_LOG_LEVEL: "warn",
+    SWITCHYARD_CONFIG: writeConfig(dir, mock.url),
+    BUN_JSC_logGC: "1",
+    ...extraEnv,
+  },
+  stdout: "ignore",
+  stderr: Bun.file(gcLog),
+});
+try {
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/readyz`, 200, 30_000, 20);
+  const proxy = { name: "proxy", url: `${bare.url}/v1/chat/completions`, headers, pid: bare.child.pid, expectRouting: false } as const;
+  await measure("bare proxy", proxy);
+  const sy = { name: "switchyard", url: `${url}/v1/chat/completions`, headers, pid: gateway.pid, expectRouting: true } as const;
+  await measure("switchyard", sy, gcLog);
+} finally {
+  gateway.kill();
+  await gateway.exited;
+  await bare.child.stop();
+  await mock.child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
