@@ -6,13 +6,16 @@
 // JSC reports, with BUN_JSC_logGC=1, the bytes allocated in each cycle when it starts a collection;
 // the probe re-runs itself with that set, drives the requests after a warm-up, and sums the cycles
 // that began during the measured window (± one cycle, ~24 MB, hence the default of 60,000 requests).
-import { JSON_ANSWER, stubGateway } from "./stub-gateway";
+// `--stream`: streamed calls instead (22 upstream chunks each; default 6,000).
+import { JSON_ANSWER, sseAnswer, stubGateway } from "./stub-gateway";
 
-const requests = Number(Bun.argv[2] ?? 60_000);
+const streaming = Bun.argv.includes("--stream");
+const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streaming ? 6_000 : 60_000));
+const unit = streaming ? "stream" : "request";
 const MARK = "@@probe-alloc@@";
 
 if (!process.env.PROBE_ALLOC_CHILD) {
-  const p = Bun.spawn([process.execPath, import.meta.path, String(requests)], {
+  const p = Bun.spawn([process.execPath, import.meta.path, String(requests), ...(streaming ? ["--stream"] : [])], {
     env: { ...process.env, PROBE_ALLOC_CHILD: "1", BUN_JSC_logGC: "1", BUN_JSC_forceRAMSize: String(64 << 20) },
     stdout: "pipe",
     stderr: "pipe",
@@ -30,11 +33,14 @@ if (!process.env.PROBE_ALLOC_CHILD) {
     cycles++;
   }
   const n = /requests=(\d+)/.exec(log.slice(start))?.[1];
-  console.log(`allocated per request: ${(bytes / Number(n) / 1024).toFixed(1)} KB (${cycles} collections over ${n} requests; ± one cycle)`);
+  console.log(`allocated per ${unit}: ${(bytes / Number(n) / 1024).toFixed(1)} KB (${cycles} collections over ${n} ${unit}s; ± one cycle)`);
   process.exit(0);
 }
 
-const { s, app, request: req } = await stubGateway(() => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }));
+const { s, app, request } = await stubGateway(
+  streaming ? sseAnswer : () => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }),
+);
+const req = () => request(streaming);
 const drive = async (n: number) => {
   for (let i = 0; i < n; i++) {
     const r = await app.handle(req());
@@ -42,7 +48,7 @@ const drive = async (n: number) => {
     await r.text();
   }
 };
-await drive(5_000);
+await drive(streaming ? 1_000 : 5_000);
 await s.deps.records.drain();
 Bun.gc(true); // the cycle count starts from zero here
 console.error(`${MARK} start requests=${requests}`);

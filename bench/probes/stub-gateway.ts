@@ -19,6 +19,27 @@ export const JSON_ANSWER = JSON.stringify({
   usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 });
 
+const enc = new TextEncoder();
+const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m" };
+const sse = (chunk: object) => `data: ${JSON.stringify({ ...base, ...chunk })}\n\n`;
+/** A streamed upstream answer: a role chunk, 20 words, the finish chunk, the usage chunk and [DONE]. */
+const SSE_CHUNKS: Uint8Array[] = [
+  sse({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
+  ...Array.from({ length: 20 }, (_, i) => sse({ choices: [{ index: 0, delta: { content: ` word${i}` }, finish_reason: null }] })),
+  sse({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
+  sse({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } }) + "data: [DONE]\n\n",
+].map((text) => enc.encode(text));
+
+export function sseAnswer(): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const x of SSE_CHUNKS) c.enqueue(x);
+      c.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
 /** Starts the gateway with `upstream` as its fetch; `request(stream)` builds one chat completions request. */
 export async function stubGateway(upstream: () => Response) {
   // The bench's gateway logs at warn: no request log line, and no after-response hook for it.

@@ -10,6 +10,8 @@ import { SyncTransform } from "./sync-transform";
 
 /** Bound on one buffered event, so a server that never ends a line cannot exhaust memory. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/** TextDecoder options for every read but the last (one object, not one per chunk). */
+const STREAMING = { stream: true };
 
 export type NextEvent = { kind: "event"; event: StreamEvent } | { kind: "end" } | { kind: "timeout" } | { kind: "broken"; err: unknown };
 
@@ -72,7 +74,7 @@ export class UpstreamEvents {
           this.parser.feed(this.decoder.decode());
           this.enqueue(this.translate.end());
         } else {
-          this.parser.feed(this.decoder.decode(r.value!, { stream: true }));
+          this.parser.feed(this.decoder.decode(r.value!, STREAMING));
         }
       } catch (err) {
         this.cancel();

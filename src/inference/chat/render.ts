@@ -2,6 +2,7 @@
 // (role chunk, deltas, finish chunk, usage chunk, routing_metadata chunk, [DONE]). Shapes follow
 // OpenAI's CreateChatCompletionResponse / CreateChatCompletionStreamResponse schemas.
 import type { Usage } from "../../providers/types";
+import { isEmptyDelta } from "../../providers/delta";
 import type { PipelineEvent, PipelineResult, RoutingMetadata } from "../types";
 
 export function usageJson(u: Usage) {
@@ -48,18 +49,18 @@ export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
   const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
   const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) =>
     c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
-  const chunk = (choices: unknown[], extra?: Record<string, unknown>) => ({
+  // One object literal per chunk (no spread: that took JSC's slow copy path on every delta).
+  const chunk = (choices: unknown[]) => ({
     id: st.id,
     object: "chat.completion.chunk",
     created: st.created,
     model: st.model,
     system_fingerprint: "switchyard",
     choices,
-    ...extra,
   });
   const tail = (c: TransformStreamDefaultController<Uint8Array>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
-    if (usage) write(c, chunk([], { usage: usageJson(usage) }));
-    if (routing) write(c, chunk([], { routing_metadata: routing }));
+    if (usage) write(c, { ...chunk([]), usage: usageJson(usage) });
+    if (routing) write(c, { ...chunk([]), routing_metadata: routing });
   };
   return {
     transform(ev, c) {
@@ -69,14 +70,14 @@ export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
           st.created = ev.created;
           st.model = ev.model;
         }
-        const delta = { ...ev.delta };
+        const delta = ev.delta;
         if (!st.rolesSent.has(ev.choiceIndex)) {
           st.rolesSent.add(ev.choiceIndex);
           // The first chunk of each choice carries the role (and content "" when it has none yet).
           if (!delta.role)
             write(c, chunk([{ index: ev.choiceIndex, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
         }
-        if (Object.keys(delta).length === 0 && ev.finishReason === null) return;
+        if (isEmptyDelta(delta) && ev.finishReason === null) return;
         write(c, chunk([{ index: ev.choiceIndex, delta, logprobs: ev.logprobs ?? null, finish_reason: ev.finishReason }]));
         return;
       }

@@ -4,6 +4,7 @@
 import type { ChunkDelta, DeltaEvent, StreamEvent, UpstreamTarget, Usage } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
+import { isEmptyDelta } from "../delta";
 import { zeroUsage } from "../usage";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
 import { openAIFinishReason } from "./response";
@@ -45,7 +46,7 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
       for (const choice of wire.choices ?? []) {
         const delta = toDelta(choice);
         const finishReason = openAIFinishReason(choice.finish_reason);
-        if (Object.keys(delta).length === 0 && finishReason === null && choice.logprobs == null) continue;
+        if (isEmptyDelta(delta) && finishReason === null && choice.logprobs == null) continue;
         const out: DeltaEvent = {
           type: "delta",
           id: wire.id ?? "",
