@@ -37,19 +37,21 @@ export interface CallSite {
   onSettled: (costMicro: number, served: ServedBy) => void;
 }
 
-/** Bun's controller for `type: "direct"` streams (not in the DOM typings). */
+/** Bun's controller for `type: "direct"` streams (not in the DOM typings). Strings are written as UTF-8. */
 interface DirectController {
-  write(chunk: Uint8Array): number | Promise<number>;
+  write(chunk: string): number | Promise<number>;
   flush(): number | Promise<number> | undefined;
   close(): void;
 }
 
-const PING = new TextEncoder().encode(": keep-alive\n\n");
+const PING = ": keep-alive\n\n";
 
-const joined = (chunks: Uint8Array[]): Uint8Array => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+// The encoders emit SSE text: the sink encodes it straight into the response buffer, so no
+// Uint8Array is made per chunk in JavaScript.
+const joined = (chunks: string[]): string => (chunks.length === 1 ? chunks[0]! : chunks.join(""));
 
 class CommittedStream {
-  private readonly enc: SyncTransform<PipelineEvent, Uint8Array>;
+  private readonly enc: SyncTransform<PipelineEvent, string>;
   private sink: DirectController | null = null;
   private finished = false;
   private lastWrite = performance.now();
@@ -65,7 +67,7 @@ class CommittedStream {
   constructor(
     private readonly site: CallSite,
     private readonly s: Committed,
-    encoder: Transformer<PipelineEvent, Uint8Array>,
+    encoder: Transformer<PipelineEvent, string>,
     private readonly keepAliveMs: number,
   ) {
     this.enc = new SyncTransform(encoder);
@@ -125,7 +127,7 @@ class CommittedStream {
     }
   }
 
-  private write(out: Uint8Array[]): void {
+  private write(out: string[]): void {
     if (out.length === 0 || !this.sink) return;
     // No flush per write: Bun sends what was written when this task yields, so the chunks of one
     // network read leave together (a flush per chunk cost a third of a stream's CPU).
@@ -194,7 +196,7 @@ class CommittedStream {
 export function committedStream(
   site: CallSite,
   s: Committed,
-  encoder: Transformer<PipelineEvent, Uint8Array>,
+  encoder: Transformer<PipelineEvent, string>,
   keepAliveMs: number,
 ): ReadableStream<Uint8Array> {
   return new CommittedStream(site, s, encoder, keepAliveMs).body();

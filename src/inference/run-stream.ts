@@ -10,8 +10,8 @@ import type { Prepared } from "./prepare";
 import { UpstreamEvents } from "./upstream-events";
 import { committedStream, type Committed, type Delta } from "./committed-stream";
 
-/** Opens the committed stream as bytes of one interface's wire format. */
-export type StreamOpener = (encoder: Transformer<PipelineEvent, Uint8Array>, keepAliveMs: number) => ReadableStream<Uint8Array>;
+/** Opens the committed stream as bytes of one interface's wire format (the encoder writes its SSE text). */
+export type StreamOpener = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => ReadableStream<Uint8Array>;
 
 type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 

@@ -34,8 +34,7 @@ export function renderChatCompletion({ result, routing }: PipelineResult) {
   };
 }
 
-const enc = new TextEncoder();
-const DONE = enc.encode("data: [DONE]\n\n");
+const DONE = "data: [DONE]\n\n";
 
 interface ChunkState {
   id: string;
@@ -45,10 +44,9 @@ interface ChunkState {
 }
 
 /** PipelineEvents → SSE bytes. Each delta is written as it arrives; usage and routing once, at the end. */
-export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
+export function chatSseTransformer(): Transformer<PipelineEvent, string> {
   const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
-  const write = (c: TransformStreamDefaultController<Uint8Array>, obj: unknown) =>
-    c.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
+  const write = (c: TransformStreamDefaultController<string>, obj: unknown) => c.enqueue(`data: ${JSON.stringify(obj)}\n\n`);
   // One object literal per chunk (no spread: that took JSC's slow copy path on every delta).
   const chunk = (choices: unknown[]) => ({
     id: st.id,
@@ -58,7 +56,7 @@ export function chatSseTransformer(): Transformer<PipelineEvent, Uint8Array> {
     system_fingerprint: "switchyard",
     choices,
   });
-  const tail = (c: TransformStreamDefaultController<Uint8Array>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
+  const tail = (c: TransformStreamDefaultController<string>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
     if (usage) write(c, { ...chunk([]), usage: usageJson(usage) });
     if (routing) write(c, { ...chunk([]), routing_metadata: routing });
   };

@@ -21,11 +21,10 @@ interface StreamState {
   terminated: boolean;
 }
 
-type Controller = TransformStreamDefaultController<Uint8Array>;
-const encoder = new TextEncoder();
+type Controller = TransformStreamDefaultController<string>;
 
 function emit(c: Controller, type: string, fields: Record<string, unknown> = {}): void {
-  c.enqueue(encoder.encode(`event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`));
+  c.enqueue(`event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`);
 }
 
 function ensureStarted(state: StreamState, c: Controller): void {
@@ -98,7 +97,7 @@ export interface MessagesStreamOptions {
 }
 
 /** Encodes one message's pipeline events as Anthropic Messages SSE bytes. */
-export function messagesStreamTransformer(options: MessagesStreamOptions = {}): Transformer<PipelineEvent, Uint8Array> {
+export function messagesStreamTransformer(options: MessagesStreamOptions = {}): Transformer<PipelineEvent, string> {
   const state: StreamState = {
     id: options.id ?? anthropicMessageId(),
     model: options.model ?? "",
@@ -135,6 +134,6 @@ export function messagesStreamTransformer(options: MessagesStreamOptions = {}): 
 }
 
 /** The same transformer as a TransformStream (for pipeThrough). */
-export function messagesStreamEncoder(options: MessagesStreamOptions = {}): TransformStream<PipelineEvent, Uint8Array> {
+export function messagesStreamEncoder(options: MessagesStreamOptions = {}): TransformStream<PipelineEvent, string> {
   return new TransformStream(messagesStreamTransformer(options));
 }

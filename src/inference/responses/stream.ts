@@ -37,12 +37,11 @@ interface StreamState {
   terminated: boolean;
 }
 
-type Controller = TransformStreamDefaultController<Uint8Array>;
-const encoder = new TextEncoder();
+type Controller = TransformStreamDefaultController<string>;
 
 function emit(state: StreamState, c: Controller, type: string, fields: Record<string, unknown>): void {
   const data = { type, sequence_number: state.seq++, ...fields };
-  c.enqueue(encoder.encode(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
+  c.enqueue(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 const snapshot = <T>(value: T): T => structuredClone(value);
@@ -166,7 +165,7 @@ function fail(
 }
 
 /** Encodes one response's pipeline events as Responses API SSE bytes. */
-export function responsesStreamTransformer(echo: ResponsesEcho, id: string = responseId()): Transformer<PipelineEvent, Uint8Array> {
+export function responsesStreamTransformer(echo: ResponsesEcho, id: string = responseId()): Transformer<PipelineEvent, string> {
   const state: StreamState = {
     seq: 0,
     id,
@@ -202,6 +201,6 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
 }
 
 /** The same transformer as a TransformStream (for pipeThrough). */
-export function responsesStreamEncoder(echo: ResponsesEcho, id: string = responseId()): TransformStream<PipelineEvent, Uint8Array> {
+export function responsesStreamEncoder(echo: ResponsesEcho, id: string = responseId()): TransformStream<PipelineEvent, string> {
   return new TransformStream(responsesStreamTransformer(echo, id));
 }

@@ -85,6 +85,23 @@ describe("stream lifecycle", () => {
     g.mock.reset();
   });
 
+  test("non-ASCII content reaches the client intact (the encoders write SSE text, the sink encodes it as UTF-8)", async () => {
+    const text = "héllo 🌍 日本語 naïve — ok";
+    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text });
+    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+    expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    const sse = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // throws on a malformed sequence
+    let content = "";
+    for (const line of sse.split("\n")) {
+      if (!line.startsWith("data: {")) continue;
+      const chunk = JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] };
+      content += chunk.choices[0]?.delta.content ?? "";
+    }
+    expect(content).toBe(text);
+    g.mock.reset();
+  });
+
   test("a stream that keeps talking past stream_timeout_ms ends with provider_timeout (separate from the idle timeout)", async () => {
     const alpha = g.s.deps.catalog.providers.get("alpha")! as { streamTimeoutMs: number };
     const saved = alpha.streamTimeoutMs;

@@ -74,8 +74,8 @@ export const midStreamFailureEvents: PipelineEvent[] = [delta({ role: "assistant
 
 export const unterminatedEvents: PipelineEvent[] = [delta({ role: "assistant", content: "Cut" })];
 
-/** Runs events through an encoder and returns the bytes as text. */
-export async function encode(encoder: TransformStream<PipelineEvent, Uint8Array>, events: PipelineEvent[]): Promise<string> {
+/** Runs events through an encoder and returns what it wrote. */
+export async function encode(encoder: TransformStream<PipelineEvent, string>, events: PipelineEvent[]): Promise<string> {
   const source = new ReadableStream<PipelineEvent>({
     start(c) {
       for (const e of events) c.enqueue(e);
