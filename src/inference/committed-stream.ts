@@ -108,18 +108,20 @@ class CommittedStream {
       const totalBound = left <= provider.idleTimeoutMs;
       const r = await this.s.events.next(Math.max(1, Math.min(provider.idleTimeoutMs, left)));
       if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
-      if (r.kind === "event") {
-        const ev = r.event;
-        if (ev.type === "delta") this.write(this.enc.push(ev));
-        else if (ev.type === "usage") this.s.usage = ev.usage;
-        else return this.fail(ev.error);
+      if (r.type === "delta") {
+        this.write(this.enc.push(r));
         continue;
       }
-      if (r.kind === "end") {
+      if (r.type === "usage") {
+        this.s.usage = r.usage;
+        continue;
+      }
+      if (r.type === "error") return this.fail(r.error);
+      if (r.type === "end") {
         const settled = this.finish(200, null);
         return settled ? this.end({ type: "done", ...settled }) : undefined;
       }
-      if (r.kind === "broken") return this.fail(transportError(r.err, provider.id));
+      if (r.type === "broken") return this.fail(transportError(r.err, provider.id));
       const message = totalBound
         ? `Provider '${provider.id}' stream exceeded its total time limit.`
         : `Provider '${provider.id}' went silent mid-stream.`;

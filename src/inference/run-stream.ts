@@ -39,18 +39,17 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   };
   try {
     for (;;) {
-      const r = await events.next(Math.max(1, p.firstByteTimeoutMs - (performance.now() - t0)));
-      if (r.kind === "timeout")
+      const ev = await events.next(Math.max(1, p.firstByteTimeoutMs - (performance.now() - t0)));
+      if (ev.type === "timeout")
         return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
-      if (r.kind === "broken") return fail(transportError(r.err, p.id));
-      if (r.kind === "end")
+      if (ev.type === "broken") return fail(transportError(ev.err, p.id));
+      if (ev.type === "end")
         return fail({
           code: "provider_error",
           status: 502,
           retryable: true,
           message: `Provider '${p.id}' ended the stream without content.`,
         });
-      const ev = r.event;
       if (ev.type === "usage") usage = ev.usage;
       else if (ev.type === "error") return fail(ev.error);
       else if (isRoleOnly(ev)) early.push(ev);

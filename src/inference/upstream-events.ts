@@ -13,7 +13,10 @@ const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 /** TextDecoder options for every read but the last (one object, not one per chunk). */
 const STREAMING = { stream: true };
 
-export type NextEvent = { kind: "event"; event: StreamEvent } | { kind: "end" } | { kind: "timeout" } | { kind: "broken"; err: unknown };
+/** An event itself (no wrapper object per event), or why there is none. */
+export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout" } | { type: "broken"; err: unknown };
+const END = { type: "end" } as const;
+const TIMEOUT = { type: "timeout" } as const;
 
 export class UpstreamEvents {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -52,16 +55,16 @@ export class UpstreamEvents {
       if (this.head < this.queue.length) {
         const event = this.queue[this.head++]!;
         if (this.head === this.queue.length) this.queue.length = this.head = 0;
-        return { kind: "event", event };
+        return event;
       }
-      if (this.parseError) return { kind: "broken", err: this.parseError };
-      if (this.ended) return { kind: "end" };
+      if (this.parseError) return { type: "broken", err: this.parseError };
+      if (this.ended) return END;
       this.arm(withinMs);
       let r: { done: boolean; value?: Uint8Array };
       try {
         r = await this.reader.read();
       } catch (err) {
-        return this.timedOut ? { kind: "timeout" } : { kind: "broken", err };
+        return this.timedOut ? TIMEOUT : { type: "broken", err };
       } finally {
         this.deadline = Infinity;
       }
@@ -78,7 +81,7 @@ export class UpstreamEvents {
         }
       } catch (err) {
         this.cancel();
-        return { kind: "broken", err };
+        return { type: "broken", err };
       }
     }
   }

@@ -44,9 +44,9 @@ export async function runStream(
   const out: StreamEvent[] = [];
   for (;;) {
     const r = await events.next(10_000);
-    if (r.kind === "end") return out;
-    if (r.kind !== "event") throw new Error(`stream ${r.kind}`);
-    out.push(r.event);
+    if (r.type === "end") return out;
+    if (r.type === "timeout" || r.type === "broken") throw new Error(`stream ${r.type}`);
+    out.push(r);
   }
 }
 
