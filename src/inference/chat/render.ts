@@ -43,7 +43,7 @@ interface ChunkState {
   rolesSent: Set<number>;
 }
 
-/** PipelineEvents → SSE bytes. Each delta is written as it arrives; usage and routing once, at the end. */
+/** PipelineEvents → SSE text (the response sink encodes it). Each delta is written as it arrives; usage and routing once, at the end. */
 export function chatSseTransformer(): Transformer<PipelineEvent, string> {
   const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
   const write = (c: TransformStreamDefaultController<string>, obj: unknown) => c.enqueue(`data: ${JSON.stringify(obj)}\n\n`);

@@ -96,7 +96,7 @@ export interface MessagesStreamOptions {
   id?: string;
 }
 
-/** Encodes one message's pipeline events as Anthropic Messages SSE bytes. */
+/** Encodes one message's pipeline events as Anthropic Messages SSE text. */
 export function messagesStreamTransformer(options: MessagesStreamOptions = {}): Transformer<PipelineEvent, string> {
   const state: StreamState = {
     id: options.id ?? anthropicMessageId(),

@@ -164,7 +164,7 @@ function fail(
   terminal(state, c, echo, { status: "failed", usage: null, error, routing });
 }
 
-/** Encodes one response's pipeline events as Responses API SSE bytes. */
+/** Encodes one response's pipeline events as Responses API SSE text. */
 export function responsesStreamTransformer(echo: ResponsesEcho, id: string = responseId()): Transformer<PipelineEvent, string> {
   const state: StreamState = {
     seq: 0,
