@@ -67,7 +67,7 @@ export interface GatewayEnv {
   adminKey: string;
 }
 
-function gatewayEnv(g: GatewayEnv, port: number, db: string): Record<string, string> {
+export function gatewayEnv(g: GatewayEnv, port: number, db: string): Record<string, string> {
   return {
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, type Target } from "./load";
 import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp } from "./procs";
-import { ROOT, adminKey, startBareProxy, startMock, writeConfig } from "./targets";
+import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 40_000);
 const extraEnv = Object.fromEntries(
@@ -94,12 +94,7 @@ const gcLog = join(dir, "gc.log");
 const gateway = Bun.spawn(pinned([process.execPath, join(ROOT, "src/main.ts"), "serve"], 1), {
   env: {
     PATH: process.env.PATH ?? "",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: `sqlite:${join(dir, "bench.db")}`,
-    SWITCHYARD_ADMIN_KEY: key,
-    SWITCHYARD_LOG_LEVEL: "warn",
-    SWITCHYARD_CONFIG: writeConfig(dir, mock.url),
+    ...gatewayEnv({ dir, configPath: writeConfig(dir, mock.url), adminKey: key }, port, "bench.db"),
     BUN_JSC_logGC: "1",
     ...extraEnv,
   },
