@@ -103,11 +103,22 @@ class CommittedStream {
 
   private async pump(): Promise<void> {
     const provider = this.s.plan.candidate.provider;
+    const events = this.s.events;
+    let totalBound = false;
     for (;;) {
-      const left = this.deadline - performance.now();
-      const totalBound = left <= provider.idleTimeoutMs;
-      const r = await this.s.events.next(Math.max(1, Math.min(provider.idleTimeoutMs, left)));
-      if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
+      const r = events.take();
+      if (r === null) {
+        // Nothing queued: one network read (its events queue up), awaited on the reader's own promise.
+        const left = this.deadline - performance.now();
+        totalBound = left <= provider.idleTimeoutMs;
+        try {
+          events.accept(await events.read(Math.max(1, Math.min(provider.idleTimeoutMs, left))));
+        } catch (err) {
+          events.readFailed(err);
+        }
+        if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
+        continue;
+      }
       if (r.type === "delta") {
         this.write(this.enc.push(r));
         continue;
