@@ -40,14 +40,15 @@ interface ChunkState {
   id: string;
   created: number;
   model: string;
+  /** `data: {"id":…,"choices":[` — the same for every delta chunk of the stream, so built once. */
+  head: string;
   rolesSent: Set<number>;
 }
 
 /** PipelineEvents → SSE text (the response sink encodes it). Each delta is written as it arrives; usage and routing once, at the end. */
 export function chatSseTransformer(): Transformer<PipelineEvent, string> {
-  const st: ChunkState = { id: "", created: 0, model: "", rolesSent: new Set() };
+  const st: ChunkState = { id: "", created: 0, model: "", head: "", rolesSent: new Set() };
   const write = (c: TransformStreamDefaultController<string>, obj: unknown) => c.enqueue(`data: ${JSON.stringify(obj)}\n\n`);
-  // One object literal per chunk (no spread: that took JSC's slow copy path on every delta).
   const chunk = (choices: unknown[]) => ({
     id: st.id,
     object: "chat.completion.chunk",
@@ -56,6 +57,10 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
     system_fingerprint: "switchyard",
     choices,
   });
+  // A delta chunk is the stream's head plus one choice serialised in place: the same text as
+  // JSON.stringify(chunk([choice])), without a chunk, an array and a choice object per delta.
+  const deltaChunk = (index: number, delta: unknown, logprobs: unknown, finishReason: string | null) =>
+    `${st.head}{"index":${index},"delta":${JSON.stringify(delta)},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
   const tail = (c: TransformStreamDefaultController<string>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
     if (usage) write(c, { ...chunk([]), usage: usageJson(usage) });
     if (routing) write(c, { ...chunk([]), routing_metadata: routing });
@@ -63,20 +68,21 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
   return {
     transform(ev, c) {
       if (ev.type === "delta") {
-        if (!st.id) {
+        if (!st.head) {
           st.id = ev.id;
           st.created = ev.created;
           st.model = ev.model;
+          const json = JSON.stringify(chunk([]));
+          st.head = `data: ${json.slice(0, json.length - "]}".length)}`;
         }
         const delta = ev.delta;
         if (!st.rolesSent.has(ev.choiceIndex)) {
           st.rolesSent.add(ev.choiceIndex);
           // The first chunk of each choice carries the role (and content "" when it has none yet).
-          if (!delta.role)
-            write(c, chunk([{ index: ev.choiceIndex, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]));
+          if (!delta.role) c.enqueue(deltaChunk(ev.choiceIndex, ROLE_DELTA, null, null));
         }
         if (isEmptyDelta(delta) && ev.finishReason === null) return;
-        write(c, chunk([{ index: ev.choiceIndex, delta, logprobs: ev.logprobs ?? null, finish_reason: ev.finishReason }]));
+        c.enqueue(deltaChunk(ev.choiceIndex, delta, ev.logprobs ?? null, ev.finishReason));
         return;
       }
       if (ev.type === "done") {
@@ -90,3 +96,5 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
     },
   };
 }
+
+const ROLE_DELTA = { role: "assistant", content: "" };
