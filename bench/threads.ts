@@ -1,5 +1,5 @@
-// `bun bench/threads.ts [requests] [KEY=VALUE …]`: where the CPU of the bare proxy and of Switchyard goes
-// under the JSON load (32 connections), thread by thread (/proc/<pid>/task/*/stat), and how much of
+// `bun bench/threads.ts [requests] [--stream] [KEY=VALUE …]`: where the CPU of the bare proxy and of Switchyard
+// goes under the JSON load (32 connections) or, with --stream, 32 concurrent 20-chunk streams, thread by thread (/proc/<pid>/task/*/stat), and how much of
 // Switchyard's is garbage collection (JSC's GC log: each eden and full cycle's own duration). KEY=VALUE
 // pairs go to the gateway's environment (SWITCHYARD_HEAP_LIMIT_MB=0, say).
 //
@@ -8,15 +8,19 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, type Target } from "./load";
+import { runJson, runStreams, type Target } from "./load";
 import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp } from "./procs";
 import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
-const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 40_000);
+const streams = Bun.argv.includes("--stream");
+const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
+const unit = streams ? "stream" : "request";
+/** One round of the load: JSON requests, or streams (the mock's 20 ms to first token, 5 ms gaps, as in the bench). */
+const load = (t: Target, n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
 const extraEnv = Object.fromEntries(
   Bun.argv
     .slice(2)
-    .filter((a) => /^[A-Z_]+=/.test(a))
+    .filter((a) => /^\w+=/.test(a))
     .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
 );
 
@@ -55,11 +59,12 @@ function gcCycles(log: string): Map<string, { n: number; ms: number }> {
 
 async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
   const pid = t.pid!;
-  await runJson(t, 30_000, 32); // warm-up: the JIT's optimising compiles are over after ~24,000
+  await load(t, streams ? 1_500 : 30_000); // warm-up: the JIT's optimising compiles are over after ~24,000 requests
   const logStart = gcLog ? readFileSync(gcLog, "utf8").length : 0;
   resetPeak(pid);
   const before = threadTicks(pid);
-  const run = await runJson(t, requests, 32);
+  const run = await load(t, requests);
+  const errors = "complete" in run ? run.count - run.complete : run.errors;
   await Bun.sleep(300); // the last write-behind batch
   const after = threadTicks(pid);
   let total = 0;
@@ -67,25 +72,25 @@ async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
   for (const [k, v] of after) {
     const d = v - (before.get(k) ?? 0);
     total += d;
-    if (d > 0) rows.push(`    ${k.replace(/#\d+$/, "").padEnd(16)} ${(ticksToMicros(d) / run.count).toFixed(1).padStart(6)} µs/request`);
+    if (d > 0) rows.push(`    ${k.replace(/#\d+$/, "").padEnd(16)} ${(ticksToMicros(d) / run.count).toFixed(1).padStart(6)} µs/${unit}`);
   }
   const mem = memory(pid);
   console.log(
-    `${name}: ${(ticksToMicros(total) / run.count).toFixed(1)} µs/request over ${run.count} requests (${run.errors} errors); RSS ${(mem.rssKb / 1024).toFixed(0)} MB, peak ${(mem.hwmKb / 1024).toFixed(0)} MB`,
+    `${name}: ${(ticksToMicros(total) / run.count).toFixed(1)} µs/${unit} over ${run.count} ${unit}s (${errors} failed); RSS ${(mem.rssKb / 1024).toFixed(0)} MB, peak ${(mem.hwmKb / 1024).toFixed(0)} MB`,
   );
   console.log(rows.join("\n"));
   if (!gcLog) return;
   let gcMs = 0;
   for (const [kind, c] of gcCycles(readFileSync(gcLog, "utf8").slice(logStart))) {
     gcMs += c.ms;
-    console.log(`    GC ${kind}: ${c.n} cycles, ${((c.ms * 1000) / run.count).toFixed(1)} µs/request`);
+    console.log(`    GC ${kind}: ${c.n} cycles, ${((c.ms * 1000) / run.count).toFixed(1)} µs/${unit}`);
   }
-  console.log(`    GC cycles in all: ${((gcMs * 1000) / run.count).toFixed(1)} µs/request (wall time of the cycles; helper threads above)`);
+  console.log(`    GC cycles in all: ${((gcMs * 1000) / run.count).toFixed(1)} µs/${unit} (wall time of the cycles; helper threads above)`);
 }
 
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-threads-"));
-const mock = await startMock(0, 0);
+const mock = streams ? await startMock(20, 5) : await startMock(0, 0);
 const key = adminKey();
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 const bare = await startBareProxy(mock.url);
@@ -98,7 +103,8 @@ const gateway = Bun.spawn(pinned([process.execPath, join(ROOT, "src/main.ts"), "
     BUN_JSC_logGC: "1",
     ...extraEnv,
   },
-  stdout: "ignore",
+  // JSC's reports (BUN_JSC_report…CompileTimes and the like) go to stdout: kept beside the GC log.
+  stdout: Bun.file(`${gcLog}.out`),
   stderr: Bun.file(gcLog),
 });
 try {
@@ -113,5 +119,8 @@ try {
   await gateway.exited;
   await bare.child.stop();
   await mock.child.stop();
+  // THREADS_KEEP_LOG=path keeps the gateway's stderr (GC log) and stdout (JSC reports) as path and path.out.
+  const keep = process.env.THREADS_KEEP_LOG;
+  if (keep) await Promise.all([Bun.write(keep, Bun.file(gcLog)), Bun.write(`${keep}.out`, Bun.file(`${gcLog}.out`))]);
   rmSync(dir, { recursive: true, force: true });
 }
