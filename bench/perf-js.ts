@@ -1,0 +1,102 @@
+// `bun bench/perf-js.ts [--stream] [requests]`: where the gateway's JavaScript thread spends its CPU,
+// native time included, from `perf` (software clock, call graphs) rather than Bun's 1 ms sampler.
+// Bun ships without symbols, so native frames stay addresses; JSC writes its JIT code map as a jitdump
+// (BUN_JSC_useJITDump), which this turns into /tmp/perf-<pid>.map so that perf names the JIT'd
+// functions. Each sample of the JS thread is then charged to the innermost JIT'd function on its stack
+// (native callees included: JSON, fetch, SQLite, Bun.gc…), or to "no JS frame" (event loop, sends).
+// Found this way: under 32 streams, the memory governor's forced collections were ~12 % of the JS
+// thread. Needs `perf` with access to the process (root, or perf_event_paranoid ≤ 1).
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runJson, runStreams, type Target } from "./load";
+import { pinSelf } from "./procs";
+import { adminKey, startGateway, startMock, writeConfig } from "./targets";
+
+const streams = Bun.argv.includes("--stream");
+const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
+const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
+
+/** JIT_CODE_LOAD records of a jitdump (the perf jitdump format) → "start size name" lines of a perf map. */
+async function jitdumpToPerfMap(dump: string, pid: number): Promise<number> {
+  const buf = await Bun.file(dump).arrayBuffer();
+  const view = new DataView(buf);
+  const bytes = new Uint8Array(buf);
+  const decoder = new TextDecoder();
+  const lines: string[] = [];
+  for (let off = view.getUint32(8, true); off + 16 <= buf.byteLength;) {
+    const id = view.getUint32(off, true);
+    const size = view.getUint32(off + 4, true);
+    if (size === 0) break;
+    if (id === 0) {
+      // Record header (16 bytes), then pid, tid, vma, code_addr, code_size, code_index, name.
+      const addr = view.getBigUint64(off + 32, true);
+      const codeSize = view.getBigUint64(off + 40, true);
+      const nameEnd = bytes.indexOf(0, off + 56);
+      const name = decoder.decode(bytes.subarray(off + 56, nameEnd)).replace(/\s+/g, "_");
+      lines.push(`${addr.toString(16)} ${codeSize.toString(16)} ${name}`);
+    }
+    off += size;
+  }
+  await Bun.write(`/tmp/perf-${pid}.map`, lines.join("\n") + "\n");
+  return lines.length;
+}
+
+/** perf script output of one thread → samples charged to their innermost JIT'd function chain. */
+function attribute(script: string): { total: number; rows: [string, number][] } {
+  const charged = new Map<string, number>();
+  let total = 0;
+  for (const block of script.split("\n\n")) {
+    const frames = block
+      .split("\n")
+      .map((l) => /^\s*[0-9a-f]+ (.+?) \(/.exec(l)?.[1])
+      .filter((f): f is string => f !== undefined);
+    if (frames.length === 0) continue;
+    total++;
+    const js = frames.filter((f) => JIT_FRAME.test(f)).slice(0, 3);
+    const key = js.length ? js.map((f) => f.replace(JIT_FRAME, "")).join(" < ") : "(no JS frame)";
+    charged.set(key, (charged.get(key) ?? 0) + 1);
+  }
+  return { total, rows: [...charged].sort((a, b) => b[1] - a[1]) };
+}
+
+pinSelf(0);
+const dir = mkdtempSync(join(tmpdir(), "sw-perf-js-"));
+const mock = streams ? await startMock(20, 5) : await startMock(0, 0);
+const key = adminKey();
+const jd = join(dir, "jitdump");
+await Bun.$`mkdir -p ${jd}`;
+const gw = await startGateway(
+  { dir, configPath: writeConfig(dir, mock.url), adminKey: key },
+  { env: { BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jd } },
+);
+try {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const t: Target = { name: "switchyard", url: `${gw.url}/v1/chat/completions`, headers, pid: gw.child.pid, expectRouting: true };
+  const load = (n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
+  await load(streams ? 1_500 : 30_000);
+  const data = join(dir, "perf.data");
+  const perf = Bun.spawn(["perf", "record", "-k", "1", "-F", "5000", "-e", "cpu-clock", "-g", "-p", String(gw.child.pid), "-o", data], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  await Bun.sleep(300); // perf attaches
+  const run = await load(requests);
+  perf.kill("SIGINT");
+  await perf.exited;
+  const dump = readdirSync(jd).find((f) => f.endsWith(".dump"));
+  if (!dump) throw new Error("no jitdump written (BUN_JSC_useJITDump unsupported by this Bun?)");
+  await jitdumpToPerfMap(join(jd, dump), gw.child.pid);
+  const script = await Bun.$`perf script -i ${data} --comm bun.exe -F ip,sym,dso`.quiet().text();
+  const { total, rows } = attribute(script);
+  const unit = streams ? "stream" : "request";
+  const us = (n: number) => ((n * 200) / run.count).toFixed(1); // 5 kHz: one sample is 200 µs
+  console.log(`JS thread: ${total} samples, ${us(total)} µs/${unit} over ${run.count} ${unit}s`);
+  for (const [name, n] of rows.slice(0, 40)) {
+    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
+  }
+} finally {
+  await gw.child.stop();
+  await mock.child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
