@@ -1,0 +1,46 @@
+import { describe, expect, test } from "bun:test";
+import { chatSseTransformer } from "../../../src/inference/chat/render";
+import type { PipelineEvent } from "../../../src/inference/types";
+import { SyncTransform } from "../../../src/inference/sync-transform";
+import { done, weatherCall } from "./pipeline-fixtures";
+
+/** The SSE text the chat encoder writes for `events`, one string per data event. */
+function encode(events: PipelineEvent[]): string[] {
+  const enc = new SyncTransform(chatSseTransformer());
+  const out: string[] = [];
+  for (const ev of events) out.push(...enc.push(ev));
+  out.push(...enc.end());
+  return out;
+}
+
+// What JSON.stringify of the whole chunk object gives: the encoder builds the text from a per-stream
+// head and the serialised choice instead, and must not differ by a byte (key order included).
+function expected(id: string, model: string, choice: unknown): string {
+  const chunk = { id, object: "chat.completion.chunk", created: 1_700_000_123, model, system_fingerprint: "switchyard", choices: [choice] };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+describe("chat SSE encoder", () => {
+  test("delta chunks are byte for byte JSON.stringify of the chunk object, for ids and models that need escaping", () => {
+    const id = 'chatcmpl-"q"\\é🌍';
+    const model = "vendor/模型\u2028x";
+    const at = (delta: Record<string, unknown>, finishReason: string | null, logprobs?: unknown) =>
+      ({ type: "delta", id, created: 1_700_000_123, model, choiceIndex: 1, delta, finishReason, logprobs }) as PipelineEvent;
+    const logprobs = { content: [{ token: "Hi", logprob: -0.1, bytes: [72, 105], top_logprobs: [] }] };
+    const out = encode([
+      at({ content: 'He said "hi"\n' }, null),
+      at({ tool_calls: [{ index: 0, ...weatherCall }] }, null, logprobs),
+      at({}, "tool_calls"),
+      done,
+    ]);
+    expect(out.slice(0, 4)).toEqual([
+      // The choice's first chunk carries the role, as OpenAI's streams do.
+      expected(id, model, { index: 1, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }),
+      expected(id, model, { index: 1, delta: { content: 'He said "hi"\n' }, logprobs: null, finish_reason: null }),
+      expected(id, model, { index: 1, delta: { tool_calls: [{ index: 0, ...weatherCall }] }, logprobs, finish_reason: null }),
+      expected(id, model, { index: 1, delta: {}, logprobs: null, finish_reason: "tool_calls" }),
+    ]);
+    for (const text of out.slice(0, 4)) expect(JSON.parse(text.slice("data: ".length)).id).toBe(id);
+    expect(out.at(-1)).toBe("data: [DONE]\n\n");
+  });
+});
