@@ -16,9 +16,9 @@ const STREAMING = { stream: true };
 /** An event itself (no wrapper object per event), or why there is none. */
 export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout" } | { type: "broken"; err: unknown };
 const END = { type: "end" } as const;
+const TIMEOUT = { type: "timeout" } as const;
 /** What one reader.read() gives. */
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
-const TIMEOUT = { type: "timeout" } as const;
 
 export class UpstreamEvents {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
