@@ -10,6 +10,7 @@
 //
 // --load json|stream (default json), --concurrency (32 / 8), --per-round (10,000 requests / 25 streams
 // per connection), --rounds (6), --a / --b KEY=VALUE[,KEY=VALUE…], --a-root / --b-root DIR,
+// --a-binary / --b-binary PATH: run a compiled executable (`bun run build`) instead of the source.
 // --processes N (3): gateways per side. One gateway process varies ±10 % with its own JIT and heap luck
 // (measured: identical code, 83 vs 98 µs per request in two processes), so a side is the median of the
 // medians of N processes, and a change is believable when every process of one side beats every one of
@@ -34,6 +35,8 @@ const { values: o } = parseArgs({
     b: { type: "string", default: "" },
     "a-root": { type: "string" },
     "b-root": { type: "string" },
+    "a-binary": { type: "string" },
+    "b-binary": { type: "string" },
     processes: { type: "string", default: "3" },
     warmup: { type: "string", default: "30000" },
   },
@@ -81,7 +84,13 @@ async function main(): Promise<void> {
     for (const side of sides) {
       const list: Upstream[] = [];
       for (let k = 0; k < processes; k++) {
-        const u = await startGateway(g, { env: envOf(o[side]), root: o[`${side}-root`], db: `${side}${k}.db` });
+        const binary = o[`${side}-binary`];
+        const u = await startGateway(g, {
+          env: envOf(o[side]),
+          root: o[`${side}-root`],
+          db: `${side}${k}.db`,
+          ...(binary ? { binary } : {}),
+        });
         started.push(u);
         list.push(u);
       }
