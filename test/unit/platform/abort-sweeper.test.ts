@@ -1,5 +1,5 @@
 // The shared watcher of upstream requests: a passed deadline aborts with a TimeoutError, a departed
-// client with an AbortError, a released request is left alone, and nothing ticks once nothing is watched.
+// client with an AbortError, a released request is left alone, and nothing ticks once a sweep finds nothing watched.
 import { expect, test } from "bun:test";
 import { AbortSweeper } from "../../../src/platform/abort-sweeper";
 import { eventually } from "../../support/spawn";
@@ -41,4 +41,18 @@ test("a released request is never aborted, and a deadline moved later holds", as
   expect(s.size()).toBe(1);
   s.release(w);
   expect(s.size()).toBe(0);
+});
+
+test("the interval outlives a release (no timer re-made per request) and stops at the first sweep that finds nothing", async () => {
+  const s = new AbortSweeper(5);
+  const w = s.watch(new AbortController().signal, new AbortController(), 60_000);
+  expect(s.running()).toBe(true);
+  s.release(w);
+  // Still running right after the release: the next request in flight reuses it.
+  expect(s.running()).toBe(true);
+  expect(await eventually(() => !s.running(), 2_000)).toBe(true);
+  // Watching again starts it again.
+  s.release(s.watch(new AbortController().signal, new AbortController(), 60_000));
+  expect(s.running()).toBe(true);
+  expect(await eventually(() => !s.running(), 2_000)).toBe(true);
 });
