@@ -20,7 +20,7 @@ export interface Config {
   masterKey?: string;
   logLevel: Env["SWITCHYARD_LOG_LEVEL"];
   trustedProxies: string[];
-  /** `serve` runs a full collection when the JS heap passes this many MB (platform/memory-governor.ts); 0: never. */
+  /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/memory-governor.ts); 0: never. */
   heapLimitMb: number;
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;

@@ -20,7 +20,10 @@ export const EnvSchema = Type.Object({
   SWITCHYARD_MASTER_KEY: Type.Optional(Type.String({ minLength: 1, description: "32 bytes, base64 or hex" })),
   SWITCHYARD_LOG_LEVEL: LogLevel,
   SWITCHYARD_TRUSTED_PROXIES: Type.Optional(Type.String({ description: "comma-separated proxy addresses" })),
-  SWITCHYARD_HEAP_LIMIT_MB: Type.Integer({ minimum: 0, description: "an integer number of MB (0 turns the memory governor off)" }),
+  SWITCHYARD_HEAP_LIMIT_MB: Type.Integer({
+    minimum: 0,
+    description: "an integer number of MB of garbage allowed above the live heap (0 turns the memory governor off)",
+  }),
 });
 export type Env = Static<typeof EnvSchema>;
 

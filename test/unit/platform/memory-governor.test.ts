@@ -1,4 +1,5 @@
-// The memory governor collects only above its heap limit, and never more often than its minimum gap.
+// The memory governor collects only when the heap passes the live heap (what its last collection left)
+// by its allowance, and never more often than its minimum gap.
 import { expect, test } from "bun:test";
 import { startMemoryGovernor } from "../../../src/platform/memory-governor";
 
@@ -11,7 +12,7 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 }
 
 /** Live objects enough to hold the heap above 1 MB while a test runs. */
-const ballast = () => Array.from({ length: 100_000 }, (_, i) => ({ i, s: `item ${i}` }));
+const ballast = (n = 100_000) => Array.from({ length: n }, (_, i) => ({ i, s: `item ${i}` }));
 
 test("a heap above the limit is collected", async () => {
   const held = ballast();
@@ -41,6 +42,24 @@ test("collections are at least the minimum gap apart", async () => {
     await until(() => g.stats().checks >= 10);
     expect(g.stats().collections).toBe(1);
     expect(held.length).toBe(100_000);
+  } finally {
+    g.stop();
+  }
+});
+
+test("a live heap larger than the allowance is not collected again and again: the threshold is live + allowance", async () => {
+  const held = ballast(300_000);
+  const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
+  // An allowance well below the live heap: a fixed ceiling of this size would collect at every check.
+  const allowance = Math.max(1, Math.floor(heapMb / 4));
+  const g = startMemoryGovernor(allowance, 5, 0);
+  try {
+    await until(() => g.stats().collections >= 1);
+    const after = g.stats().checks;
+    await until(() => g.stats().checks >= after + 20);
+    expect(g.stats().collections).toBe(1);
+    expect(g.stats().liveMb).toBeGreaterThan(allowance);
+    expect(held.length).toBe(300_000);
   } finally {
     g.stop();
   }
