@@ -1,7 +1,8 @@
 // Writes one batch of request records in ONE transaction: the records, the usage rollups they add to,
-// and the credit debits they cause. Idempotent, so the writer may retry a batch whose commit it could
-// not confirm: records are insert-or-ignore on their server-made id, and only the records this
-// statement really inserted feed the rollups and the debits; a debit row's ID is derived from a record ID.
+// and the credit debits they cause. Safe to retry, so the writer may retry a batch whose commit it could
+// not confirm: only the records the facade really inserted feed the rollups and the debits (on Postgres,
+// records whose server-made id is stored already are skipped; on SQLite a failed batch left nothing, see
+// Database.insertRecords), and a debit row's ID is derived from a record ID.
 import type { Database, Orm } from "../platform/db/database";
 import type { creditLedger } from "../platform/db/schema-sqlite";
 
@@ -24,15 +25,19 @@ export async function writeBatch(db: Database, batch: readonly RequestRecord[], 
   });
 }
 
+/** The batch's records that were not stored before: a record enqueued twice in one batch counts once. */
 async function insertRecords(db: Database, orm: Orm, batch: readonly RequestRecord[]): Promise<RequestRecord[]> {
-  const inserted = await db.insertIgnoring(orm, "requestRecords", batch.map(toRow), ["id"], ["id"]);
-  const insertedKeys = new Set(inserted.map((r) => r.id as string));
-  // A key is consumed on first match, so a record enqueued twice in one batch counts once.
-  const fresh: RequestRecord[] = [];
+  const seen = new Set<string>();
+  const unique: RequestRecord[] = [];
   for (const r of batch) {
-    if (insertedKeys.delete(r.recordId)) fresh.push(r);
+    if (seen.has(r.recordId)) continue;
+    seen.add(r.recordId);
+    unique.push(r);
   }
-  return fresh;
+  const inserted = await db.insertRecords(orm, unique.map(toRow));
+  if (inserted.length === unique.length) return unique;
+  const keys = new Set(inserted);
+  return unique.filter((r) => keys.has(r.recordId));
 }
 
 interface RollupDelta {

@@ -47,25 +47,27 @@ export function openPostgres(url: string): Database {
     const rows = await sql.unsafe(`SELECT tag FROM ${MIGRATIONS_TABLE}`);
     return new Set(rows.map((r) => r.tag as string));
   };
+  const insertIgnoring: Database["insertIgnoring"] = async (tx, table, rows, conflict, returning) => {
+    const t = pgSchema[table] as unknown as Tables[typeof table];
+    const cols = getTableColumns(t) as Record<string, unknown>;
+    const out: Record<string, unknown>[] = [];
+    // 400 rows × ≤ 30 columns stays far below Postgres' 65,535 parameters per statement.
+    for (let i = 0; i < rows.length; i += 400) {
+      const q = (tx as unknown as PgInsertable)
+        .insert(t)
+        .values(rows.slice(i, i + 400))
+        .onConflictDoNothing({ target: conflict.map((k) => cols[k]) });
+      if (returning.length) out.push(...(await q.returning(Object.fromEntries(returning.map((k) => [k, cols[k]])))));
+      else await q;
+    }
+    return out;
+  };
   return {
     dialect: "postgres",
     orm,
     t: pgSchema as unknown as Tables,
-    insertIgnoring: async (tx, table, rows, conflict, returning) => {
-      const t = pgSchema[table] as unknown as Tables[typeof table];
-      const cols = getTableColumns(t) as Record<string, unknown>;
-      const out: Record<string, unknown>[] = [];
-      // 400 rows × ≤ 30 columns stays far below Postgres' 65,535 parameters per statement.
-      for (let i = 0; i < rows.length; i += 400) {
-        const q = (tx as unknown as PgInsertable)
-          .insert(t)
-          .values(rows.slice(i, i + 400))
-          .onConflictDoNothing({ target: conflict.map((k) => cols[k]) });
-        if (returning.length) out.push(...(await q.returning(Object.fromEntries(returning.map((k) => [k, cols[k]])))));
-        else await q;
-      }
-      return out;
-    },
+    insertIgnoring,
+    insertRecords: async (tx, rows) => (await insertIgnoring(tx, "requestRecords", rows, ["id"], ["id"])).map((r) => r.id as string),
     upsertAdding: async (tx, table, rows, conflict, add) => {
       const t = pgSchema[table] as unknown as Tables[typeof table];
       const cols = getTableColumns(t) as unknown as Record<string, PgColumn>;

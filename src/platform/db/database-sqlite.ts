@@ -45,7 +45,8 @@ export function openSqlite(path: string): Database {
   // No RETURNING: run() reports whether the row went in (changes), and the returned columns are the
   // row's own values; a RETURNING row costs a result row per insert (about a third of the insert).
   const statements = new Map<string, { stmt: ReturnType<BunSqlite["query"]>; keys: string[] }>();
-  // `add` empty: ON CONFLICT DO NOTHING; otherwise DO UPDATE adding those columns of the new row.
+  // `conflict` empty: a plain INSERT. `add` empty: ON CONFLICT DO NOTHING; otherwise DO UPDATE adding
+  // those columns of the new row.
   const statementFor = (table: TableName, conflict: readonly string[], add: readonly string[] = []) => {
     const id = `${table}|${conflict.join(",")}|${add.join(",")}`;
     let s = statements.get(id);
@@ -55,8 +56,8 @@ export function openSqlite(path: string): Database {
       const q = (k: string) => `"${cols[k]!.name}"`;
       const onConflict = add.length ? `DO UPDATE SET ${add.map((k) => `${q(k)} = ${q(k)} + excluded.${q(k)}`).join(", ")}` : "DO NOTHING";
       const text =
-        `INSERT INTO "${getTableName(sqliteSchema[table])}" (${keys.map(q).join(", ")}) VALUES (${keys.map(() => "?").join(", ")}) ` +
-        `ON CONFLICT (${conflict.map(q).join(", ")}) ${onConflict}`;
+        `INSERT INTO "${getTableName(sqliteSchema[table])}" (${keys.map(q).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})` +
+        (conflict.length ? ` ON CONFLICT (${conflict.map(q).join(", ")}) ${onConflict}` : "");
       s = { stmt: raw.query(text), keys };
       statements.set(id, s);
     }
@@ -83,6 +84,12 @@ export function openSqlite(path: string): Database {
         out.push(got);
       }
       return out;
+    },
+    insertRecords: async (_orm, rows) => {
+      const { stmt, keys } = statementFor("requestRecords", []);
+      const values: unknown[] = new Array(keys.length);
+      for (const row of rows) stmt.run(...bind(keys, values, row));
+      return rows.map((r) => r.id);
     },
     upsertAdding: async (_orm, table, rows, conflict, add) => {
       const { stmt, keys } = statementFor(table, conflict, add);

@@ -33,6 +33,14 @@ export interface Database {
     returning: readonly (keyof Row<K> & string)[],
   ): Promise<Record<string, unknown>[]>;
   /**
+   * Appends request records inside `tx` (rows unique by id); returns the ids of the rows inserted. On
+   * SQLite, every row: the table is keyed by its rowid, and a batch is only ever retried after its
+   * transaction failed, which leaves nothing behind (SQLite commits in process: a COMMIT either returns
+   * or failed). On Postgres a COMMIT can be in doubt (the connection breaks), so rows whose id is stored
+   * already are skipped.
+   */
+  insertRecords(orm: Orm, rows: readonly Row<"requestRecords">[]): Promise<string[]>;
+  /**
    * Bulk upsert that adds: a row whose `conflict` columns match a stored row adds its `add` columns to
    * that row's (counters such as usage rollups). Rows must be unique on `conflict` (Postgres refuses
    * two in one statement). Inside `tx`; on SQLite one cached prepared statement per row (Drizzle built

@@ -28,6 +28,19 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE TABLE `usage_rollups` (\n\t`workspace_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`model` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`api_key_id` text NOT NULL,\n\t`requests` integer NOT NULL,\n\t`errors` integer NOT NULL,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `day`, `model`, `provider`, `api_key_id`)\n);",
    "CREATE TABLE `workspaces` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`is_default` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);"
   ]
+ },
+ {
+  "tag": "0001_records_rowid",
+  "statements": [
+   "PRAGMA foreign_keys=OFF;",
+   "CREATE TABLE `__new_request_records` (\n\t`seq` integer PRIMARY KEY NOT NULL,\n\t`id` text NOT NULL,\n\t`request_id` text NOT NULL,\n\t`attempt` integer NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`endpoint` text NOT NULL,\n\t`model` text,\n\t`model_canonical` text,\n\t`provider` text,\n\t`provider_model_id` text,\n\t`api_key_id` text,\n\t`api_key_source` text,\n\t`status_code` integer NOT NULL,\n\t`success` integer NOT NULL,\n\t`is_final_attempt` integer NOT NULL,\n\t`latency_ms` integer NOT NULL,\n\t`ttft_ms` integer,\n\t`input_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cached_tokens` integer NOT NULL,\n\t`reasoning_tokens` integer NOT NULL,\n\t`cost_microdollars` integer NOT NULL,\n\t`routing_strategy` text,\n\t`error_code` text,\n\t`trace_id` text,\n\t`user_id` text,\n\t`tags` text,\n\t`custom_fields` text\n);",
+   "INSERT INTO `__new_request_records`(\"seq\", \"id\", \"request_id\", \"attempt\", \"workspace_id\", \"created_at\", \"endpoint\", \"model\", \"model_canonical\", \"provider\", \"provider_model_id\", \"api_key_id\", \"api_key_source\", \"status_code\", \"success\", \"is_final_attempt\", \"latency_ms\", \"ttft_ms\", \"input_tokens\", \"output_tokens\", \"cached_tokens\", \"reasoning_tokens\", \"cost_microdollars\", \"routing_strategy\", \"error_code\", \"trace_id\", \"user_id\", \"tags\", \"custom_fields\") SELECT rowid, \"id\", \"request_id\", \"attempt\", \"workspace_id\", \"created_at\", \"endpoint\", \"model\", \"model_canonical\", \"provider\", \"provider_model_id\", \"api_key_id\", \"api_key_source\", \"status_code\", \"success\", \"is_final_attempt\", \"latency_ms\", \"ttft_ms\", \"input_tokens\", \"output_tokens\", \"cached_tokens\", \"reasoning_tokens\", \"cost_microdollars\", \"routing_strategy\", \"error_code\", \"trace_id\", \"user_id\", \"tags\", \"custom_fields\" FROM `request_records`;",
+   "DROP TABLE `request_records`;",
+   "ALTER TABLE `__new_request_records` RENAME TO `request_records`;",
+   "PRAGMA foreign_keys=ON;",
+   "CREATE INDEX `rr_ws_created_idx` ON `request_records` (`workspace_id`,`created_at`);",
+   "CREATE INDEX `rr_ws_request_idx` ON `request_records` (`workspace_id`,`request_id`);"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -65,6 +78,12 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "DROP INDEX \"ledger_created_idx\";",
    "ALTER TABLE \"credit_ledger\" ADD COLUMN \"xid\" \"xid8\" DEFAULT pg_current_xact_id() NOT NULL;",
    "CREATE INDEX \"ledger_xid_idx\" ON \"credit_ledger\" USING btree (\"xid\");"
+  ]
+ },
+ {
+  "tag": "0002_records_seq",
+  "statements": [
+   "ALTER TABLE \"request_records\" ADD COLUMN \"seq\" bigserial NOT NULL;"
   ]
  }
 ];

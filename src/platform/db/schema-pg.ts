@@ -1,7 +1,7 @@
 // Postgres tables: the twin of schema-sqlite.ts, same names and JS types (generated from it by sed at first;
 // keep the two in step). Integers that can pass 2^31 are bigint in number mode.
 import { sql } from "drizzle-orm";
-import { pgTable, text, integer, bigint, boolean, primaryKey, index, uniqueIndex, customType } from "drizzle-orm/pg-core";
+import { pgTable, text, integer, bigint, bigserial, boolean, primaryKey, index, uniqueIndex, customType } from "drizzle-orm/pg-core";
 
 /** Transaction IDs as text on the JS side (64-bit; only ever compared in SQL). */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
@@ -90,8 +90,11 @@ export const byokKeys = pgTable(
 export const requestRecords = pgTable(
   "request_records",
   {
-    /** Server-generated per attempt: the key. request_id is the client-visible X-Request-ID, which a
-     *  client may choose and reuse, so it cannot be unique. */
+    /** Insertion order (the SQLite table's rowid; the same column here keeps the two schemas alike). */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    /** Server-generated per attempt: the key. A batch whose commit is in doubt (the connection broke
+     *  during COMMIT) is retried, and its records are inserted only where their ids are new. request_id
+     *  is the client-visible X-Request-ID, which a client may choose and reuse, so it cannot be unique. */
     id: text("id").primaryKey(),
     requestId: text("request_id").notNull(),
     attempt: integer("attempt").notNull(),

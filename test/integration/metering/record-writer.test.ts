@@ -58,19 +58,45 @@ for (const dialect of DIALECTS) {
       expect(writer.status().lastFlushAt).not.toBeNull();
     });
 
-    test("a retried batch does not duplicate records, rollups or ledger debits", async () => {
-      const batch = [makeRecord({ costMicrodollars: 300 }), makeRecord({ costMicrodollars: 200 })];
-      const first = await writeBatch(t.db, batch, Date.now());
-      const again = await writeBatch(t.db, batch, Date.now());
-      expect(first).toEqual({ inserted: 2, duplicates: 0 });
-      expect(again).toEqual({ inserted: 0, duplicates: 2 });
+    test("a batch that failed midway (records inserted, then an error) is retried with nothing duplicated", async () => {
+      // The rollup upsert fails once, after the records went in: the transaction rolls back and the
+      // writer retries the whole batch.
+      let failures = 1;
+      const db: Database = {
+        ...t.db,
+        upsertAdding: (...args) => (failures-- > 0 ? Promise.reject(new Error("disk I/O error")) : t.db.upsertAdding(...args)),
+      };
+      writer = new RecordWriter(db, { batchSize: 2, initialBackoffMs: 5 });
+      writer.enqueue(makeRecord({ costMicrodollars: 300 }));
+      writer.enqueue(makeRecord({ costMicrodollars: 200 }));
+      expect(await waitFor(async () => writer!.status().queued === 0 && writer!.status().healthy)).toBe(true);
       expect(await count(t.db, "request_records")).toBe(2);
       const ledger = await t.db.orm.select().from(t.db.t.creditLedger);
-      expect(ledger.map((l) => [l.requestId, l.amountMicrodollars])).toEqual([[null, -500]]); // one row per workspace per batch
+      expect(ledger.map((l) => l.amountMicrodollars)).toEqual([-500]);
       const rollups = await t.db.orm.select().from(t.db.t.usageRollups);
       expect(rollups).toHaveLength(1);
-      expect(rollups[0]).toMatchObject({ requests: 2, costMicrodollars: 500, inputTokens: 200, outputTokens: 100 });
+      expect(rollups[0]).toMatchObject({ requests: 2, costMicrodollars: 500 });
     });
+
+    // Only Postgres can leave a commit in doubt (the connection breaks during COMMIT): a batch retried
+    // after its commit did happen skips the records whose ids are stored. SQLite commits in process, so
+    // its records table has no index on the id to pay for (Database.insertRecords).
+    test.skipIf(dialect !== "postgres")(
+      "a batch retried after its commit did happen does not duplicate records, rollups or ledger debits",
+      async () => {
+        const batch = [makeRecord({ costMicrodollars: 300 }), makeRecord({ costMicrodollars: 200 })];
+        const first = await writeBatch(t.db, batch, Date.now());
+        const again = await writeBatch(t.db, batch, Date.now());
+        expect(first).toEqual({ inserted: 2, duplicates: 0 });
+        expect(again).toEqual({ inserted: 0, duplicates: 2 });
+        expect(await count(t.db, "request_records")).toBe(2);
+        const ledger = await t.db.orm.select().from(t.db.t.creditLedger);
+        expect(ledger.map((l) => [l.requestId, l.amountMicrodollars])).toEqual([[null, -500]]); // one row per workspace per batch
+        const rollups = await t.db.orm.select().from(t.db.t.usageRollups);
+        expect(rollups).toHaveLength(1);
+        expect(rollups[0]).toMatchObject({ requests: 2, costMicrodollars: 500, inputTokens: 200, outputTokens: 100 });
+      },
+    );
 
     test("a record enqueued twice in one batch counts once", async () => {
       const r = makeRecord();
