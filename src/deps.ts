@@ -24,6 +24,7 @@ import { createManagement, type Management } from "./management/module";
 import { loadMasterKey } from "./platform/master-key";
 import { publishingEvents } from "./management/invalidation";
 import type { SharedMode } from "./shared-mode";
+import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 
 export interface Deps {
   config: Config;
@@ -100,6 +101,7 @@ function inferenceDeps(d: {
   credits: CreditService;
   records: RecordWriter;
   budgets: BudgetCounters;
+  upstream: UpstreamClient;
 }): InferenceDeps {
   const { credits, records } = d;
   return {
@@ -117,7 +119,7 @@ function inferenceDeps(d: {
     },
     guards: meteringGuards({ credits, budgets: d.budgets, writer: records, enforceCredits: d.config.file.credits?.enforce === true }),
     logger: d.logger,
-    fetch: globalThis.fetch,
+    fetch: d.upstream.fetch,
     aborts: new AbortSweeper(),
     keepAliveMs: 15_000,
   };
@@ -156,7 +158,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
-  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets });
+  const upstream = createUpstreamClient(config.upstreamClient);
+  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
   return {
     config,
     logger,
@@ -185,6 +188,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       await keys.flushTouches();
       const drained = await records.drain(10_000);
       if (!drained.complete) logger.error("shutdown: request records not written", { remaining: drained.remaining });
+      upstream.close();
       await shared?.close();
       await db.close();
     },

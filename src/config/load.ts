@@ -22,6 +22,8 @@ export interface Config {
   trustedProxies: string[];
   /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/memory-governor.ts); 0: never. */
   heapLimitMb: number;
+  /** How upstream requests are sent: the gateway's own HTTP/1.1 client, or Bun's fetch. */
+  upstreamClient: "sockets" | "fetch";
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;
   file: FileConfig;
@@ -36,6 +38,7 @@ const DEFAULTS: Record<string, string> = {
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
   SWITCHYARD_HEAP_LIMIT_MB: "16",
+  SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
@@ -134,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     logLevel: e.SWITCHYARD_LOG_LEVEL,
     trustedProxies: trusted,
     heapLimitMb: e.SWITCHYARD_HEAP_LIMIT_MB,
+    upstreamClient: e.SWITCHYARD_UPSTREAM_CLIENT,
     dataDir,
     file,
     credentialEnv,

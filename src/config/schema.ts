@@ -20,6 +20,9 @@ export const EnvSchema = Type.Object({
   SWITCHYARD_MASTER_KEY: Type.Optional(Type.String({ minLength: 1, description: "32 bytes, base64 or hex" })),
   SWITCHYARD_LOG_LEVEL: LogLevel,
   SWITCHYARD_TRUSTED_PROXIES: Type.Optional(Type.String({ description: "comma-separated proxy addresses" })),
+  SWITCHYARD_UPSTREAM_CLIENT: Type.Union([Type.Literal("sockets"), Type.Literal("fetch")], {
+    description: "'sockets' (the gateway's own HTTP/1.1 client) or 'fetch' (Bun's fetch)",
+  }),
   SWITCHYARD_HEAP_LIMIT_MB: Type.Integer({
     minimum: 0,
     description: "an integer number of MB of garbage allowed above the live heap (0 turns the memory governor off)",
