@@ -13,7 +13,7 @@
 // `accept-encoding` compression (identity), as a gateway on a fast link gains nothing from it. Anything
 // else (another scheme, a proxy in the environment) goes to fetch: see createUpstreamFetch.
 import type { Socket } from "bun";
-import { Http1ParseError, ResponseParser, type ResponseHead } from "./response-parser";
+import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -45,7 +45,11 @@ interface Exchange {
   responded: boolean;
   /** The request as written, kept to retry it once on a fresh connection (see onClosed). */
   payload: string | Uint8Array;
+  /** A HEAD request: no body follows its answer's head. */
+  noBody: boolean;
   retried: boolean;
+  /** The connection carrying it (a retry moves it to a fresh one). */
+  conn: Conn | null;
   /** Pieces of a body that arrived with its head, collected until the end or the head's delivery ends. */
   early: Bytes[] | null;
   head: ResponseHead | null;
@@ -54,7 +58,8 @@ interface Exchange {
 interface Conn {
   socket: Socket<Conn> | null;
   origin: Origin;
-  parser: ResponseParser | null;
+  /** One per connection, reset for each exchange; its sink forwards to the current exchange. */
+  parser: ResponseParser;
   exchange: Exchange | null;
   /** Carried an earlier exchange: a failure before any response byte may be a server's idle close. */
   reused: boolean;
@@ -126,7 +131,6 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const fail = (c: Conn, err: unknown) => {
     const x = c.exchange;
     c.exchange = null;
-    c.parser = null;
     c.socket?.terminate();
     if (!x) return;
     settle(x);
@@ -142,23 +146,27 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
 
   const begin = (c: Conn, x: Exchange) => {
     c.exchange = x;
-    c.parser = new ResponseParser({
-      head: (head) => onHead(c, x, head),
-      body: (piece) => {
-        // A delivery's buffer is Bun's, and the piece a view into it: kept whole only by copying.
-        if (x.early) x.early.push(piece.slice());
-        else x.body?.enqueue(piece.slice());
-      },
-      end: (keepAlive) => onEnd(c, x, keepAlive),
-    });
+    x.conn = c;
+    c.parser.reset(x.noBody);
     write(c, x.payload);
   };
 
-  const onHead = (c: Conn, x: Exchange, head: ResponseHead) => {
-    x.head = head;
-    // The rest of this delivery may hold the whole body: then the Response gets it as bytes (no stream).
-    x.early = [];
-  };
+  /** The parser's sink for one connection: what it finds goes to the connection's current exchange. */
+  const sinkFor = (c: Conn): ResponseSink => ({
+    head: (head) => {
+      const x = c.exchange!;
+      x.head = head;
+      // The rest of this delivery may hold the whole body: then the Response gets it as bytes (no stream).
+      x.early = [];
+    },
+    body: (piece) => {
+      const x = c.exchange!;
+      // A delivery's buffer is Bun's, and the piece a view into it: kept whole only by copying.
+      if (x.early) x.early.push(piece.slice());
+      else x.body?.enqueue(piece.slice());
+    },
+    end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
+  });
 
   /** After each delivery: a head that arrived without its whole body answers now, with a streaming body. */
   const flushHead = (c: Conn, x: Exchange) => {
@@ -181,7 +189,6 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
     c.exchange = null;
-    c.parser = null;
     settle(x);
     if (!x.responded) {
       const pieces = x.early!;
@@ -196,7 +203,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
 
   const onData = (c: Conn, data: Uint8Array) => {
     const x = c.exchange;
-    if (!x || !c.parser) {
+    if (!x) {
       // Bytes nobody asked for: the connection is out of step; drop it.
       unpark(c);
       c.socket?.terminate();
@@ -215,13 +222,12 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     c.socket = null;
     unpark(c);
     const x = c.exchange;
-    if (!x || !c.parser) return;
+    if (!x) return;
     // A pooled connection the server closed while idle fails before any byte of the answer: the request
     // never reached it, so it goes once more on a fresh connection (as browsers do).
     if (c.reused && !x.retried && c.parser.untouched && !x.responded) {
       x.retried = true;
       c.exchange = null;
-      c.parser = null;
       connect(c.origin).then(
         (fresh) => (x.signal?.aborted ? fail(fresh, x.signal.reason) : begin(fresh, x)),
         (e: unknown) => {
@@ -239,14 +245,17 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     }
   };
 
+  // A string goes to the socket as it is (encoded natively); only a partial write needs its bytes.
   const write = (c: Conn, payload: string | Uint8Array) => {
-    const bytes = typeof payload === "string" ? encoder.encode(payload) : payload;
-    const n = c.socket!.write(bytes);
-    if (n < bytes.length) c.outbox = bytes.subarray(Math.max(0, n));
+    const n = c.socket!.write(payload);
+    if (typeof payload !== "string") {
+      if (n < payload.length) c.outbox = payload.subarray(Math.max(0, n));
+    } else if (n < payload.length || n < Buffer.byteLength(payload)) c.outbox = encoder.encode(payload).subarray(Math.max(0, n));
   };
 
   const connect = (origin: Origin): Promise<Conn> => {
-    const c: Conn = { socket: null, origin, parser: null, exchange: null, reused: false, idleSince: 0, idleMs, outbox: null };
+    const c = { socket: null, origin, exchange: null, reused: false, idleSince: 0, idleMs, outbox: null } as unknown as Conn;
+    c.parser = new ResponseParser(sinkFor(c));
     opened++;
     return Bun.connect<Conn>({
       hostname: origin.hostname,
@@ -303,17 +312,17 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         body: null,
         responded: false,
         payload,
+        noBody: init.method === "HEAD",
         retried: false,
+        conn: null,
         early: null,
         head: null,
       };
-      let conn: Conn | null = null;
       if (signal) {
-        x.onAbort = () => (conn && conn.exchange === x ? fail(conn, signal.reason) : (settle(x), reject(signal.reason)));
+        x.onAbort = () => (x.conn && x.conn.exchange === x ? fail(x.conn, signal.reason) : (settle(x), reject(signal.reason)));
         signal.addEventListener("abort", x.onAbort, { once: true });
       }
       const start = (c: Conn) => {
-        conn = c;
         if (signal?.aborted) return park(c, null);
         begin(c, x);
       };

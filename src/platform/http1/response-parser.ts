@@ -53,8 +53,17 @@ export class ResponseParser {
   /** `noBody`: the request was HEAD, so whatever the head says, no body follows. */
   constructor(
     private readonly sink: ResponseSink,
-    private readonly noBody = false,
+    private noBody = false,
   ) {}
+
+  /** Ready for the next response on the same connection (one parser per connection, not per request). */
+  reset(noBody = false): void {
+    this.state = State.Head;
+    this.partial = null;
+    this.remaining = 0;
+    this.keepAlive = true;
+    this.noBody = noBody;
+  }
 
   get done(): boolean {
     return this.state === State.Done;
