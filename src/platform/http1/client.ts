@@ -161,9 +161,10 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     },
     body: (piece) => {
       const x = c.exchange!;
-      // A delivery's buffer is Bun's, and the piece a view into it: kept whole only by copying.
-      if (x.early) x.early.push(piece.slice());
-      else x.body?.enqueue(piece.slice());
+      // A view into the delivery, not a copy: Bun hands each socket read over in a buffer of its own
+      // (never reused; http1-client.test.ts checks it).
+      if (x.early) x.early.push(piece as Bytes);
+      else x.body?.enqueue(piece as Bytes);
     },
     end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
   });
@@ -188,15 +189,21 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   };
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
-    c.exchange = null;
-    settle(x);
     if (!x.responded) {
       const pieces = x.early!;
       x.early = null;
-      const res = respond(x.head!, pieces.length === 0 ? null : pieces.length === 1 ? pieces[0]! : concatAll(pieces));
+      let res: Response;
+      try {
+        res = respond(x.head!, pieces.length === 0 ? null : pieces.length === 1 ? pieces[0]! : concatAll(pieces));
+      } catch (err) {
+        // An answer fetch could not represent either (an unknown content coding, status 101): the exchange fails.
+        return fail(c, err);
+      }
       x.responded = true;
       x.resolve(res);
     } else x.body?.close();
+    c.exchange = null;
+    settle(x);
     if (keepAlive) park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
   };
@@ -257,7 +264,18 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     const c = { socket: null, origin, exchange: null, reused: false, idleSince: 0, idleMs, outbox: null } as unknown as Conn;
     c.parser = new ResponseParser(sinkFor(c));
     opened++;
-    return Bun.connect<Conn>({
+    // Ready means open for plain TCP and handshaken for TLS: Bun.connect's own promise settles before a TLS
+    // socket's open callback, and a request written then would go nowhere.
+    const ready = Promise.withResolvers<Conn>();
+    const up = (s: Socket<Conn>) => {
+      if (c.socket) return;
+      // Pooled connections must not keep the process alive: the server and the requests in flight do.
+      s.unref();
+      c.socket = s;
+      connections++;
+      ready.resolve(c);
+    };
+    Bun.connect<Conn>({
       hostname: origin.hostname,
       port: origin.port,
       data: c,
@@ -265,10 +283,12 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       socket: {
         binaryType: "uint8array",
         open: (s) => {
-          // Pooled connections must not keep the process alive: the server and the requests in flight do.
-          s.unref();
-          c.socket = s;
-          connections++;
+          if (!origin.tls) up(s);
+        },
+        handshake: (s, success, authorizationError) => {
+          if (success && !authorizationError) return up(s);
+          ready.reject(authorizationError ?? new TypeError(`TLS handshake with ${origin.hostname} failed`));
+          s.terminate();
         },
         data: (s, d) => onData(s.data, d),
         drain: (s) => {
@@ -279,30 +299,51 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
           if (n < rest.length) s.data.outbox = rest.subarray(Math.max(0, n));
         },
         end: (s) => onClosed(s.data),
-        close: (s, err) => onClosed(s.data, err),
-        error: (s, err) => onClosed(s.data, err),
+        close: (s, err) => {
+          ready.reject(err ?? new TypeError(`connection to ${origin.hostname}:${origin.port} closed before it was ready`));
+          onClosed(s.data, err);
+        },
+        error: (s, err) => {
+          ready.reject(err);
+          onClosed(s.data, err);
+        },
         // Bun.connect's promise rejects with the error itself.
         connectError: () => {},
       },
-    }).then(() => c);
+    }).catch((err: unknown) => ready.reject(err));
+    return ready.promise;
   };
 
   const acquire = (origin: Origin): Conn | Promise<Conn> => {
     let pool = pools.get(origin.key);
     if (!pool) pools.set(origin.key, (pool = []));
-    // Most recently parked first: the one least likely to have been closed by the server.
-    return pool.pop() ?? connect(origin);
+    // Most recently parked first: the one least likely to have been closed by the server. One past its
+    // idle time (the sweep runs at most once a second) is closed, not used.
+    const now = performance.now();
+    for (let c = pool.pop(); c; c = pool.pop()) {
+      if (now - c.idleSince < c.idleMs) return c;
+      c.socket?.end();
+    }
+    return connect(origin);
   };
 
   const fetchImpl: UpstreamFetch = (url, init) => {
     const signal = init.signal ?? null;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const origin = originOf(url);
     const body = init.body;
     if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
       return Promise.reject(new TypeError("the upstream client sends string or byte bodies only"));
     }
-    const payload = requestHead(origin, url, init.method ?? "GET", init.headers, body ?? null);
+    const method = (init.method ?? "GET").toUpperCase();
+    let origin: Origin;
+    let payload: string | Uint8Array;
+    try {
+      // As fetch does, a request that cannot be sent (bad URL, header or method) is a rejection, not a throw.
+      origin = originOf(url);
+      payload = requestHead(origin, url, method, init.headers, body ?? null);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise<Response>((resolve, reject) => {
       const x: Exchange = {
         resolve,
@@ -312,7 +353,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         body: null,
         responded: false,
         payload,
-        noBody: init.method === "HEAD",
+        noBody: method === "HEAD",
         retried: false,
         conn: null,
         early: null,
