@@ -2,119 +2,124 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { eventually } from "../../support/spawn";
 
-let g: TestGateway;
-beforeAll(async () => {
-  g = await startGateway();
-  g.s.deps.inference.keepAliveMs = 100;
-});
-afterAll(() => g.stop());
-
-const body = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
-
-/** The request's record once the writer has it on disk (flushing until it appears, 3 s at most). */
-async function recordOf(requestId: string) {
-  let row: { errorCode: string | null; statusCode: number } | undefined;
-  await eventually(async () => {
-    await g.s.deps.records.flush();
-    row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === requestId);
-    return row !== undefined;
-  }, 3_000);
-  return row;
-}
-
-describe("stream lifecycle", () => {
-  test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
-    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
-    const ac = new AbortController();
-    const r = await g.s.fetch("/v1/chat/completions", {
-      method: "POST",
-      body: body(),
-      signal: ac.signal,
-      headers: { "x-request-id": "cancel-1" },
+// Every rule here holds for both upstream clients: Bun's fetch (the default) and the socket client.
+for (const client of ["fetch", "sockets"] as const) {
+  describe(`with the ${client} upstream client`, () => {
+    let g: TestGateway;
+    beforeAll(async () => {
+      g = await startGateway({ env: { SWITCHYARD_UPSTREAM_CLIENT: client } });
+      g.s.deps.inference.keepAliveMs = 100;
     });
-    const reader = r.body!.getReader();
-    await reader.read();
-    ac.abort();
-    expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
-    expect(await recordOf("cancel-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
-    g.mock.reset();
-  });
+    afterAll(() => g.stop());
 
-  test("a non-streaming call whose client disconnects aborts its upstream request and is recorded as cancelled", async () => {
-    g.mock.setScript({ provider: "alpha" }, { kind: "hang" });
-    const ac = new AbortController();
-    const pending = g.s
-      .fetch("/v1/chat/completions", {
-        method: "POST",
-        body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "x" }] }),
-        signal: ac.signal,
-        headers: { "x-request-id": "cancel-json-1" },
-      })
-      .catch(() => null);
-    expect(await eventually(() => g.mock.requests.length > 0 && g.mock.requests.at(-1)!.aborted === false, 3_000)).toBe(true);
-    const left = performance.now();
-    ac.abort();
-    await pending;
-    expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
-    // Because the client left, not because the attempt's 2 s timeout (test gateway config) ran out.
-    expect(performance.now() - left).toBeLessThan(1_500);
-    expect(await recordOf("cancel-json-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
-    g.mock.reset();
-  });
+    const body = (extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "x" }], ...extra });
 
-  test("chunks leave as they arrive, with SSE keep-alive comments during long silences and no id: lines", async () => {
-    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "slow answer", gapMs: 350 });
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
-    const reader = r.body!.getReader();
-    const dec = new TextDecoder();
-    const arrivals: { at: number; text: string }[] = [];
-    const t0 = performance.now();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      arrivals.push({ at: performance.now() - t0, text: dec.decode(value) });
+    /** The request's record once the writer has it on disk (flushing until it appears, 3 s at most). */
+    async function recordOf(requestId: string) {
+      let row: { errorCode: string | null; statusCode: number } | undefined;
+      await eventually(async () => {
+        await g.s.deps.records.flush();
+        row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === requestId);
+        return row !== undefined;
+      }, 3_000);
+      return row;
     }
-    const all = arrivals.map((a) => a.text).join("");
-    expect(all).toContain(": keep-alive\n\n");
-    expect(all).not.toMatch(/^id:/m);
-    // The first content chunk arrived long before the stream ended (not buffered to the end).
-    const firstContent = arrivals.find((a) => a.text.includes('"content":"slow'));
-    expect(firstContent).toBeDefined();
-    expect(arrivals.at(-1)!.at - firstContent!.at).toBeGreaterThan(200);
-    g.mock.reset();
-  });
 
-  test("non-ASCII content reaches the client intact (the encoders write SSE text, the sink encodes it as UTF-8)", async () => {
-    const text = "héllo 🌍 日本語 naïve — ok";
-    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text });
-    const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
-    expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    const bytes = new Uint8Array(await r.arrayBuffer());
-    const sse = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // throws on a malformed sequence
-    let content = "";
-    for (const line of sse.split("\n")) {
-      if (!line.startsWith("data: {")) continue;
-      const chunk = JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] };
-      content += chunk.choices[0]?.delta.content ?? "";
-    }
-    expect(content).toBe(text);
-    g.mock.reset();
-  });
+    describe("stream lifecycle", () => {
+      test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
+        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
+        const ac = new AbortController();
+        const r = await g.s.fetch("/v1/chat/completions", {
+          method: "POST",
+          body: body(),
+          signal: ac.signal,
+          headers: { "x-request-id": "cancel-1" },
+        });
+        const reader = r.body!.getReader();
+        await reader.read();
+        ac.abort();
+        expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
+        expect(await recordOf("cancel-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+        g.mock.reset();
+      });
 
-  test("a stream that keeps talking past stream_timeout_ms ends with provider_timeout (separate from the idle timeout)", async () => {
-    const alpha = g.s.deps.catalog.providers.get("alpha")! as { streamTimeoutMs: number };
-    const saved = alpha.streamTimeoutMs;
-    alpha.streamTimeoutMs = 300;
-    try {
-      g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l", gapMs: 60 });
-      const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
-      const text = await r.text();
-      expect(text).toContain("exceeded its total time limit");
-      expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
-    } finally {
-      alpha.streamTimeoutMs = saved;
-      g.mock.reset();
-    }
+      test("a non-streaming call whose client disconnects aborts its upstream request and is recorded as cancelled", async () => {
+        g.mock.setScript({ provider: "alpha" }, { kind: "hang" });
+        const ac = new AbortController();
+        const pending = g.s
+          .fetch("/v1/chat/completions", {
+            method: "POST",
+            body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "x" }] }),
+            signal: ac.signal,
+            headers: { "x-request-id": "cancel-json-1" },
+          })
+          .catch(() => null);
+        expect(await eventually(() => g.mock.requests.length > 0 && g.mock.requests.at(-1)!.aborted === false, 3_000)).toBe(true);
+        const left = performance.now();
+        ac.abort();
+        await pending;
+        expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
+        // Because the client left, not because the attempt's 2 s timeout (test gateway config) ran out.
+        expect(performance.now() - left).toBeLessThan(1_500);
+        expect(await recordOf("cancel-json-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+        g.mock.reset();
+      });
+
+      test("chunks leave as they arrive, with SSE keep-alive comments during long silences and no id: lines", async () => {
+        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "slow answer", gapMs: 350 });
+        const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+        const reader = r.body!.getReader();
+        const dec = new TextDecoder();
+        const arrivals: { at: number; text: string }[] = [];
+        const t0 = performance.now();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          arrivals.push({ at: performance.now() - t0, text: dec.decode(value) });
+        }
+        const all = arrivals.map((a) => a.text).join("");
+        expect(all).toContain(": keep-alive\n\n");
+        expect(all).not.toMatch(/^id:/m);
+        // The first content chunk arrived long before the stream ended (not buffered to the end).
+        const firstContent = arrivals.find((a) => a.text.includes('"content":"slow'));
+        expect(firstContent).toBeDefined();
+        expect(arrivals.at(-1)!.at - firstContent!.at).toBeGreaterThan(200);
+        g.mock.reset();
+      });
+
+      test("non-ASCII content reaches the client intact (the encoders write SSE text, the sink encodes it as UTF-8)", async () => {
+        const text = "héllo 🌍 日本語 naïve — ok";
+        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text });
+        const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+        expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        const sse = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // throws on a malformed sequence
+        let content = "";
+        for (const line of sse.split("\n")) {
+          if (!line.startsWith("data: {")) continue;
+          const chunk = JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] };
+          content += chunk.choices[0]?.delta.content ?? "";
+        }
+        expect(content).toBe(text);
+        g.mock.reset();
+      });
+
+      test("a stream that keeps talking past stream_timeout_ms ends with provider_timeout (separate from the idle timeout)", async () => {
+        const alpha = g.s.deps.catalog.providers.get("alpha")! as { streamTimeoutMs: number };
+        const saved = alpha.streamTimeoutMs;
+        alpha.streamTimeoutMs = 300;
+        try {
+          g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l", gapMs: 60 });
+          const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+          const text = await r.text();
+          expect(text).toContain("exceeded its total time limit");
+          expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+        } finally {
+          alpha.streamTimeoutMs = saved;
+          g.mock.reset();
+        }
+      });
+    });
   });
-});
+}
