@@ -17,6 +17,17 @@ afterEach(() => {
   for (const f of cleanups.splice(0).reverse()) f();
 });
 
+/** What the reader's next read rejects with (an Error saying so if it resolves), within 3 s. */
+const readFailure = (reader: ReadableStreamDefaultReader<Uint8Array>): Promise<unknown> =>
+  within(
+    reader.read().then(
+      () => new Error("read resolved"),
+      (e: unknown) => e,
+    ),
+    3_000,
+    "read after abort",
+  );
+
 function client(opts?: Http1ClientOptions): Http1Client {
   const c = createHttp1Client(opts);
   cleanups.push(() => c.close());
@@ -249,14 +260,7 @@ describe("streaming and aborts", () => {
     const reader = res.body!.getReader();
     expect(await readAtLeast(reader, "first|".length)).toBe("first|");
     ac.abort(new DOMException("timeout", "TimeoutError"));
-    const err = await within(
-      reader.read().then(
-        () => new Error("read resolved"),
-        (e: unknown) => e,
-      ),
-      3_000,
-      "read after abort",
-    );
+    const err = await readFailure(reader);
     expect((err as DOMException).name).toBe("TimeoutError");
     expect(err).toBe(ac.signal.reason);
   });
@@ -350,14 +354,7 @@ describe("servers that misbehave on the wire", () => {
     const reader = res.body!.getReader();
     expect(await readAtLeast(reader, 5)).toBe("hello");
     ac.abort(new DOMException("timeout", "TimeoutError"));
-    const err = await within(
-      reader.read().then(
-        () => new Error("read resolved"),
-        (e: unknown) => e,
-      ),
-      3_000,
-      "read after abort",
-    );
+    const err = await readFailure(reader);
     expect((err as DOMException).name).toBe("TimeoutError");
     expect(await eventually(() => server.closed() === 2, 3_000)).toBe(true);
   });

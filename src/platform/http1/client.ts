@@ -16,6 +16,8 @@
 import type { Socket } from "bun";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
+import { IdlePool } from "./idle-pool";
+import { concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
 
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -71,58 +73,13 @@ interface Conn {
 }
 
 const encoder = new TextEncoder();
-const DECODINGS: Record<string, CompressionFormat | "brotli" | "zstd"> = {
-  gzip: "gzip",
-  "x-gzip": "gzip",
-  deflate: "deflate",
-  br: "brotli",
-  zstd: "zstd",
-};
 
 export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const idleMs = opts.idleMs ?? 30_000;
   const maxIdle = opts.maxIdlePerOrigin ?? 256;
-  const pools = new Map<string, Conn[]>();
+  const pool = new IdlePool<Conn>(idleMs, maxIdle);
   let connections = 0;
   let opened = 0;
-  let sweeper: ReturnType<typeof setInterval> | undefined;
-
-  // Idle connections past their time are closed by one interval for the whole pool, stopped when none is idle.
-  const sweep = () => {
-    const now = performance.now();
-    let idle = 0;
-    for (const pool of pools.values()) {
-      for (let i = pool.length - 1; i >= 0; i--) {
-        const c = pool[i]!;
-        if (now - c.idleSince < c.idleMs) continue;
-        pool.splice(i, 1);
-        c.socket?.end();
-      }
-      idle += pool.length;
-    }
-    if (idle === 0) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  };
-
-  const park = (c: Conn, keepAliveHint: number | null) => {
-    const pool = pools.get(c.origin.key);
-    if (!pool || pool.length >= maxIdle || !c.socket) return void c.socket?.end();
-    c.reused = true;
-    c.idleSince = performance.now();
-    c.idleMs = keepAliveHint !== null ? Math.min(idleMs, Math.max(0, keepAliveHint - 1000)) : idleMs;
-    pool.push(c);
-    sweeper ??= setInterval(sweep, Math.min(1000, Math.max(50, idleMs / 4)));
-    sweeper.unref?.();
-  };
-
-  const unpark = (c: Conn) => {
-    const pool = pools.get(c.origin.key);
-    const i = pool ? pool.indexOf(c) : -1;
-    if (i >= 0) pool!.splice(i, 1);
-  };
-
   /** The exchange is over (answered, failed or aborted): the signal is let go. */
   const settle = (x: Exchange) => {
     if (x.signal && x.onAbort) x.signal.removeEventListener("abort", x.onAbort);
@@ -205,7 +162,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     } else x.body?.close();
     c.exchange = null;
     settle(x);
-    if (keepAlive) park(c, keepAliveTimeout(x.head!));
+    if (keepAlive) pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
   };
 
@@ -213,7 +170,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     const x = c.exchange;
     if (!x) {
       // Bytes nobody asked for: the connection is out of step; drop it.
-      unpark(c);
+      pool.remove(c);
       c.socket?.terminate();
       return;
     }
@@ -228,7 +185,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const onClosed = (c: Conn, err?: Error) => {
     if (c.socket) connections--;
     c.socket = null;
-    unpark(c);
+    pool.remove(c);
     const x = c.exchange;
     if (!x) return;
     // A pooled connection the server closed while idle fails before any byte of the answer: the request
@@ -315,18 +272,8 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     return ready.promise;
   };
 
-  const acquire = (origin: Origin): Conn | Promise<Conn> => {
-    let pool = pools.get(origin.key);
-    if (!pool) pools.set(origin.key, (pool = []));
-    // Most recently parked first: the one least likely to have been closed by the server. One past its
-    // idle time (the sweep runs at most once a second) is closed, not used.
-    const now = performance.now();
-    for (let c = pool.pop(); c; c = pool.pop()) {
-      if (now - c.idleSince < c.idleMs) return c;
-      c.socket?.end();
-    }
-    return connect(origin);
-  };
+  // Most recently parked first: the one least likely to have been closed by the server.
+  const acquire = (origin: Origin): Conn | Promise<Conn> => pool.take(origin.key) ?? connect(origin);
 
   const fetchImpl: UpstreamFetch = (url, init) => {
     const signal = init.signal ?? null;
@@ -365,7 +312,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         signal.addEventListener("abort", x.onAbort, { once: true });
       }
       const start = (c: Conn) => {
-        if (signal?.aborted) return park(c, null);
+        if (signal?.aborted) return pool.park(c, null);
         begin(c, x);
       };
       const got = acquire(origin);
@@ -380,48 +327,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
 
   return {
     fetch: fetchImpl,
-    close() {
-      for (const pool of pools.values()) for (const c of pool.splice(0)) c.socket?.end();
-      clearInterval(sweeper);
-      sweeper = undefined;
-    },
-    stats: () => ({ connections, idle: [...pools.values()].reduce((n, p) => n + p.length, 0), opened }),
+    close: () => pool.close(),
+    stats: () => ({ connections, idle: pool.size, opened }),
   };
-}
-
-type Bytes = Uint8Array<ArrayBuffer>;
-
-function respond(head: ResponseHead, body: ReadableStream<Bytes> | Bytes | null): Response {
-  let encoding: string | undefined;
-  for (const [k, v] of head.headers) if (k === "content-encoding") encoding = v.trim().toLowerCase();
-  if (encoding && encoding !== "identity" && body !== null) {
-    const format = DECODINGS[encoding];
-    if (!format) throw new TypeError(`unsupported content-encoding from upstream: ${encoding}`);
-    const source = body instanceof Uint8Array ? new Blob([body]).stream() : body;
-    body = source.pipeThrough(new DecompressionStream(format as CompressionFormat) as unknown as ReadableWritablePair<Bytes, Bytes>);
-    // The decoded body has another length, and no encoding left to undo.
-    head = { ...head, headers: head.headers.filter(([k]) => k !== "content-encoding" && k !== "content-length") };
-  }
-  return new Response(body, { status: head.status, statusText: head.statusText, headers: head.headers });
-}
-
-function keepAliveTimeout(head: ResponseHead): number | null {
-  for (const [k, v] of head.headers) {
-    if (k !== "keep-alive") continue;
-    const m = /timeout=(\d+)/i.exec(v);
-    if (m) return Number(m[1]) * 1000;
-  }
-  return null;
-}
-
-function concatAll(pieces: Bytes[]): Bytes {
-  let n = 0;
-  for (const p of pieces) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
