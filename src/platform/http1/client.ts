@@ -11,8 +11,9 @@
 //
 // Scope: http and https origins, request bodies given as strings or bytes, responses framed by length,
 // chunked coding or close, with gzip/deflate/br/zstd bodies decoded. Requests go without
-// `accept-encoding` compression (identity), as a gateway on a fast link gains nothing from it. Anything
-// else (another scheme, a proxy in the environment) goes to fetch: see createUpstreamClient (upstream-fetch.ts).
+// `accept-encoding` compression (identity), as a gateway on a fast link gains nothing from it. Another
+// scheme is refused (provider base URLs are http(s) by schema); with a proxy in the environment the
+// chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts).
 import type { Socket } from "bun";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
