@@ -81,25 +81,17 @@ export class ResponseParser {
         case State.Head:
           at = this.head(data, at);
           break;
-        case State.Length: {
-          const n = Math.min(this.remaining, data.length - at);
-          this.sink.body(data.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
+        case State.Length:
+          at = this.bodyBytes(data, at);
           if (this.remaining === 0) this.finish();
           break;
-        }
         case State.ChunkSize:
           at = this.line(data, at, (line) => this.chunkSize(line));
           break;
-        case State.ChunkData: {
-          const n = Math.min(this.remaining, data.length - at);
-          this.sink.body(data.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
+        case State.ChunkData:
+          at = this.bodyBytes(data, at);
           if (this.remaining === 0) this.state = State.ChunkDataEnd;
           break;
-        }
         case State.ChunkDataEnd:
           at = this.line(data, at, (line) => {
             if (line.length !== 0) throw new Http1ParseError("chunk data longer than its size");
@@ -128,6 +120,14 @@ export class ResponseParser {
       return;
     }
     if (this.state !== State.Done) throw new Http1ParseError("connection closed before the response was complete");
+  }
+
+  /** Hands over up to `remaining` body bytes from `at`; returns where the delivery continues. */
+  private bodyBytes(data: Uint8Array, at: number): number {
+    const n = Math.min(this.remaining, data.length - at);
+    this.sink.body(data.subarray(at, at + n));
+    this.remaining -= n;
+    return at + n;
   }
 
   private finish(): void {
