@@ -1,11 +1,9 @@
 // POST /v1/chat/completions: validate, hand to the pipeline, render. Thin by design.
 import { Elysia } from "elysia";
 import type { ChatRequest } from "../../providers/types";
-import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { ChatCompletionBody } from "./schema";
 import { chatSseTransformer, renderChatCompletion } from "./render";
-
-export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" };
 
 export function chatRoutes(d: InferenceRouteDeps) {
   return new Elysia({ name: "chat" }).post(
@@ -17,7 +15,7 @@ export function chatRoutes(d: InferenceRouteDeps) {
       });
       if (out.kind === "json") return jsonReply(set, headers, renderChatCompletion(out.result));
       const bytes = out.open(chatSseTransformer(), d.inference.keepAliveMs);
-      return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
+      return streamReply(set, headers, bytes);
     },
     {
       body: ChatCompletionBody,

@@ -1,8 +1,7 @@
 // POST /v1/messages: the Anthropic Messages interface over the same pipeline. Authenticates with
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 import { Elysia } from "elysia";
-import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
-import { SSE_HEADERS } from "../chat/routes";
+import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
 import { messagesToChat } from "./to-chat";
@@ -41,7 +40,7 @@ export function messagesRoutes(d: InferenceRouteDeps) {
         return jsonReply(set, headers, renderMessage(out.result));
       }
       const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
-      return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
+      return streamReply(set, headers, bytes);
     },
     {
       detail: {

@@ -1,7 +1,6 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
 import { Elysia } from "elysia";
-import { jsonReply, runInterfaceCall, type InferenceRouteDeps } from "../interface-call";
-import { SSE_HEADERS } from "../chat/routes";
+import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
 import { validationApiError } from "./validation-error";
@@ -31,7 +30,7 @@ export function responsesRoutes(d: InferenceRouteDeps) {
         return jsonReply(set, headers, renderResponse(out.result, e));
       }
       const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
-      return new Response(bytes, { headers: { ...headers, ...SSE_HEADERS } });
+      return streamReply(set, headers, bytes);
     },
     {
       detail: {

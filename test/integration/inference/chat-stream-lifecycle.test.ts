@@ -88,6 +88,20 @@ for (const client of ["fetch", "sockets"] as const) {
         g.mock.reset();
       });
 
+      test("a streamed answer carries the request id and the rate-limit headers set before the handler, with the SSE headers", async () => {
+        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b" });
+        const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body(), headers: { "x-request-id": "headers-1" } });
+        expect(r.status).toBe(200);
+        expect(r.headers.get("x-request-id")).toBe("headers-1");
+        expect(r.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+        expect(r.headers.get("cache-control")).toBe("no-cache");
+        expect(Number(r.headers.get("x-ratelimit-limit-requests"))).toBeGreaterThan(0);
+        expect(r.headers.get("x-ratelimit-remaining-requests")).toMatch(/^\d+$/);
+        expect(r.headers.get("x-ratelimit-reset-requests")).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(await r.text()).toContain("data: [DONE]");
+        g.mock.reset();
+      });
+
       test("non-ASCII content reaches the client intact (the encoders write SSE text, the sink encodes it as UTF-8)", async () => {
         const text = "héllo 🌍 日本語 naïve — ok";
         g.mock.setScript({ provider: "alpha" }, { kind: "reply", text });
