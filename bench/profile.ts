@@ -87,7 +87,9 @@ async function main(): Promise<void> {
   try {
     const mock = await startMock(20, 5);
     const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
-    const gw = await startGateway(g, { bunFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, "--cpu-prof-name=gateway.cpuprofile"] });
+    // The gateway's own settings (SWITCHYARD_*) in this environment pass through: a profile of e.g. the socket client.
+    const env = Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[0].startsWith("SWITCHYARD_")));
+    const gw = await startGateway(g, { env, bunFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`, "--cpu-prof-name=gateway.cpuprofile"] });
     const target: Target = {
       name: "switchyard",
       url: `${gw.url}/v1/chat/completions`,
