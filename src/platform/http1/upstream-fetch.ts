@@ -4,9 +4,11 @@
 //
 // Why fetch stays the default (bench notes, side by side): the socket client costs ~15 % less CPU per
 // stream and ~6 % less per JSON request, but the gateway's resident memory under 128 streams rises from
-// ~80–90 MB to ~110–120 MB (Bun allocates every socket read as its own buffer; neither the memory
-// governor nor mimalloc's purge options gave it back), past the 100 MB the gateway promises. An operator
-// who has the memory and wants the CPU chooses it.
+// ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises. The extra is JS heap blocks and
+// abandoned allocator pages (many small objects per read instead of fetch's few large buffers, so young
+// collections come later), not the read buffers themselves; neither the memory governor nor mimalloc's
+// options gave it back (README, "Where it stands"). An operator who has the memory and wants the CPU
+// chooses it.
 import { createHttp1Client, type UpstreamFetch } from "./client";
 
 export interface UpstreamClient {
