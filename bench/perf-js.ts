@@ -1,4 +1,4 @@
-// `bun bench/perf-js.ts [--stream] [requests]`: where the gateway's JavaScript thread spends its CPU,
+// `bun bench/perf-js.ts [--stream] [requests] [KEY=VALUE …]`: where the gateway's JavaScript thread spends its CPU,
 // native time included, from `perf` (software clock, call graphs) rather than Bun's 1 ms sampler.
 // Bun ships without symbols, so native frames stay addresses; JSC writes its JIT code map as a jitdump
 // (BUN_JSC_useJITDump), which this turns into /tmp/perf-<pid>.map so that perf names the JIT'd
@@ -15,29 +15,56 @@ import { adminKey, startGateway, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
+/** KEY=VALUE arguments go to the gateway's environment (SWITCHYARD_HEAP_LIMIT_MB=0, say). */
+const extraEnv = Object.fromEntries(
+  Bun.argv
+    .slice(2)
+    .filter((a) => /^\w+=/.test(a))
+    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
+);
 const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
 
-/** JIT_CODE_LOAD records of a jitdump (the perf jitdump format) → "start size name" lines of a perf map. */
+/**
+ * JIT_CODE_LOAD records of a jitdump (the perf jitdump format) → "start size name" lines of a perf map.
+ * JSC frees code and reuses its addresses, so records overlap: the latest record of an address wins
+ * (an earlier one would charge a hot FTL function's samples to whatever was first compiled there).
+ */
 async function jitdumpToPerfMap(dump: string, pid: number): Promise<number> {
   const buf = await Bun.file(dump).arrayBuffer();
   const view = new DataView(buf);
   const bytes = new Uint8Array(buf);
   const decoder = new TextDecoder();
-  const lines: string[] = [];
+  const records: { start: number; end: number; name: string }[] = [];
   for (let off = view.getUint32(8, true); off + 16 <= buf.byteLength;) {
     const id = view.getUint32(off, true);
     const size = view.getUint32(off + 4, true);
     if (size === 0) break;
     if (id === 0) {
       // Record header (16 bytes), then pid, tid, vma, code_addr, code_size, code_index, name.
-      const addr = view.getBigUint64(off + 32, true);
-      const codeSize = view.getBigUint64(off + 40, true);
+      const start = Number(view.getBigUint64(off + 32, true));
+      const end = start + Number(view.getBigUint64(off + 40, true));
       const nameEnd = bytes.indexOf(0, off + 56);
-      const name = decoder.decode(bytes.subarray(off + 56, nameEnd)).replace(/\s+/g, "_");
-      lines.push(`${addr.toString(16)} ${codeSize.toString(16)} ${name}`);
+      records.push({ start, end, name: decoder.decode(bytes.subarray(off + 56, nameEnd)).replace(/\s+/g, "_") });
     }
     off += size;
   }
+  // Latest first; a record is kept when no later one overlaps it (kept: sorted by start).
+  const kept: { start: number; end: number; name: string }[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid]!.start < r.start) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = kept[lo - 1];
+    const after = kept[lo];
+    if ((before && before.end > r.start) || (after && after.start < r.end)) continue;
+    kept.splice(lo, 0, r);
+  }
+  const lines = kept.map((r) => `${r.start.toString(16)} ${(r.end - r.start).toString(16)} ${r.name}`);
   await Bun.write(`/tmp/perf-${pid}.map`, lines.join("\n") + "\n");
   return lines.length;
 }
@@ -68,7 +95,7 @@ const jd = join(dir, "jitdump");
 await Bun.$`mkdir -p ${jd}`;
 const gw = await startGateway(
   { dir, configPath: writeConfig(dir, mock.url), adminKey: key },
-  { env: { BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jd } },
+  { env: { ...extraEnv, BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jd } },
 );
 try {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
