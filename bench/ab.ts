@@ -14,12 +14,13 @@
 // --processes N (3): gateways per side. One gateway process varies ±10 % with its own JIT and heap luck
 // (measured: identical code, 83 vs 98 µs per request in two processes), so a side is the median of the
 // medians of N processes, and a change is believable when every process of one side beats every one of
-// the other. --warmup (30,000 requests, 1,536 streams: until the JIT's optimising compiles are over).
+// the other. --warmup / --warmup-streams (30,000 requests, 14,336 streams: until the JIT's optimising
+// compiles are over; WARMUP in load.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runJson, runStreams, type Target } from "./load";
+import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
 import { cpuTicks, memory, pinSelf, ticksToMicros } from "./procs";
 import { median } from "./report";
 import { adminKey, startGateway, startMock, writeConfig, type Upstream } from "./targets";
@@ -38,7 +39,8 @@ const { values: o } = parseArgs({
     "a-binary": { type: "string" },
     "b-binary": { type: "string" },
     processes: { type: "string", default: "3" },
-    warmup: { type: "string", default: "30000" },
+    warmup: { type: "string", default: String(WARMUP.requests) },
+    "warmup-streams": { type: "string", default: String(WARMUP.streams) },
   },
 });
 
@@ -49,6 +51,7 @@ const perRound = Number(o["per-round"] ?? (streaming ? concurrency * 25 : 10_000
 const rounds = Number(o.rounds);
 const processes = Number(o.processes);
 const warmup = Number(o.warmup);
+const warmupStreams = Number(o["warmup-streams"]);
 
 function envOf(spec: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -109,8 +112,7 @@ async function main(): Promise<void> {
     for (let k = 0; k < processes; k++) for (const side of [0, 1] as const) all.push({ side, k, t: target(gateways[side]![k]!) });
     process.stderr.write(`[ab] warming up ${all.length} gateways…\n`);
     for (const { t } of all) {
-      await runJson(t, warmup, 32);
-      await runStreams(t, Math.max(32, Math.round(warmup / 20)), 32);
+      await warmUp(t, { requests: warmup, streams: warmupStreams });
     }
     const cpu = all.map(() => [] as number[]);
     const unit = streaming ? "stream" : "request";

@@ -154,3 +154,21 @@ export async function runStreams(t: Target, total: number, concurrency: number):
   });
   return run;
 }
+
+/**
+ * How much load a target gets before anything is measured: the JIT's optimising compiles are a start-up
+ * cost that a long-running gateway does not pay per request. Counted with BUN_JSC_reportFTLCompileTimes
+ * in windows of 40,000 requests or 2,048 streams: after 30,000 requests the JSON path compiles ~1 µs per
+ * request; the stream path's own functions (called once per stream) were still being FTL-compiled for
+ * 30–60 µs per stream until ~14,000 streams (single functions take 30–90 ms each on the bench VM), and
+ * went quiet after. The streams run 128 at a time, so the warm-up takes ~15 s per target.
+ */
+export const WARMUP = { requests: 30_000, streams: 14_336 };
+
+/** Runs the warm-up load; a failure (wrong config, broken target) is thrown, not measured. */
+export async function warmUp(t: Target, w: { requests: number; streams: number } = WARMUP): Promise<void> {
+  const json = await runJson(t, w.requests, 32);
+  if (json.firstError) throw new Error(`${t.name} warm-up failed: ${json.firstError}`);
+  const s = await runStreams(t, w.streams, 128);
+  if (s.firstFailure) throw new Error(`${t.name} warm-up stream failed: ${s.firstFailure}`);
+}

@@ -9,7 +9,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, type Target } from "./load";
+import { runJson, runStreams, warmUp, type Target } from "./load";
 import { pinSelf } from "./procs";
 import { adminKey, startGateway, startMock, writeConfig } from "./targets";
 
@@ -101,7 +101,7 @@ try {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const t: Target = { name: "switchyard", url: `${gw.url}/v1/chat/completions`, headers, pid: gw.child.pid, expectRouting: true };
   const load = (n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
-  await load(streams ? 1_500 : 30_000);
+  await warmUp(t);
   const data = join(dir, "perf.data");
   const perf = Bun.spawn(["perf", "record", "-k", "1", "-F", "5000", "-e", "cpu-clock", "-g", "-p", String(gw.child.pid), "-o", data], {
     stdout: "ignore",

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, type Target, type TargetName } from "./load";
+import { runJson, runStreams, warmUp, type Target, type TargetName } from "./load";
 import { STREAM_CHUNKS } from "./mock-upstream";
 import { CLK_TCK, CORES, PINNING, cpuTicks, memory, pinSelf, pinned, resetPeak, spawnChild, ticksToMicros, waitForOutput } from "./procs";
 import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
@@ -207,18 +207,7 @@ async function main(): Promise<number> {
       },
     };
     log("warming up…");
-    for (const name of NAMES) {
-      // Enough requests and streams for the JIT to finish its optimising compiles before anything is
-      // measured: a start-up cost a long-running gateway does not pay per request. Counted with
-      // BUN_JSC_reportDFGCompileTimes/reportFTLCompileTimes in windows of 6,000 requests: the gateway
-      // still spent ~18 µs per request compiling between the 12,000th and 24,000th request (FTL
-      // compiles of the router and the request path take 30-80 ms each on the bench VM), ~0 after;
-      // streams settle after ~1,000 (85 µs per stream of compiling in the second window of 512).
-      const w = await runJson(targets[name], 30_000, 32);
-      if (w.firstError) throw new Error(`${name} warm-up failed: ${w.firstError}`);
-      const s = await runStreams(targets[name], 1536, 32);
-      if (s.firstFailure) throw new Error(`${name} warm-up stream failed: ${s.firstFailure}`);
-    }
+    for (const name of NAMES) await warmUp(targets[name]); // WARMUP (load.ts): until the JIT has compiled
     await Bun.sleep(500);
     const idleKb = memory(gw.child.pid).rssKb;
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, type Target } from "./load";
+import { runJson, runStreams, warmUp, type Target } from "./load";
 import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp } from "./procs";
 import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
@@ -59,7 +59,7 @@ function gcCycles(log: string): Map<string, { n: number; ms: number }> {
 
 async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
   const pid = t.pid!;
-  await load(t, streams ? 1_500 : 30_000); // warm-up: the JIT's optimising compiles are over after ~24,000 requests
+  await warmUp(t);
   const logStart = gcLog ? readFileSync(gcLog, "utf8").length : 0;
   resetPeak(pid);
   const before = threadTicks(pid);
