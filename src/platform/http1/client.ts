@@ -107,6 +107,9 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     c.exchange = x;
     x.conn = c;
     c.parser.reset(x.noBody);
+    // A request in flight keeps the process alive, as fetch's do; an idle one does not (onEnd). With
+    // only unref'd sockets left, Bun's event loop polls without blocking: 100 % CPU until the answer.
+    c.socket!.ref();
     write(c, x.payload);
   };
 
@@ -162,6 +165,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       x.resolve(res);
     } else x.body?.close();
     c.exchange = null;
+    c.socket?.unref();
     settle(x);
     if (keepAlive) pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
@@ -228,7 +232,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     const ready = Promise.withResolvers<Conn>();
     const up = (s: Socket<Conn>) => {
       if (c.socket) return;
-      // Pooled connections must not keep the process alive: the server and the requests in flight do.
+      // Connections keep the process alive only while they carry a request (begin, onEnd).
       s.unref();
       c.socket = s;
       connections++;
