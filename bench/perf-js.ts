@@ -10,18 +10,12 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { pinSelf } from "./procs";
+import { pinSelf, envArgs } from "./procs";
 import { adminKey, startGateway, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
-/** KEY=VALUE arguments go to the gateway's environment (SWITCHYARD_HEAP_LIMIT_MB=0, say). */
-const extraEnv = Object.fromEntries(
-  Bun.argv
-    .slice(2)
-    .filter((a) => /^\w+=/.test(a))
-    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
-);
+const extraEnv = envArgs();
 const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
 
 /**

@@ -158,3 +158,8 @@ export function resetPeak(pid: number): boolean {
     return false;
   }
 }
+
+/** `KEY=VALUE` command-line arguments, as environment for the process under test (SWITCHYARD_HEAP_LIMIT_MB=0, say). */
+export function envArgs(argv: string[] = Bun.argv.slice(2)): Record<string, string> {
+  return Object.fromEntries(argv.filter((a) => /^\w+=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
+}

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp } from "./procs";
+import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp, envArgs } from "./procs";
 import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
@@ -17,12 +17,7 @@ const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (strea
 const unit = streams ? "stream" : "request";
 /** One round of the load: JSON requests, or streams (the mock's 20 ms to first token, 5 ms gaps, as in the bench). */
 const load = (t: Target, n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
-const extraEnv = Object.fromEntries(
-  Bun.argv
-    .slice(2)
-    .filter((a) => /^\w+=/.test(a))
-    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]),
-);
+const extraEnv = envArgs();
 
 /** CPU ticks per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
 function threadTicks(pid: number): Map<string, number> {
