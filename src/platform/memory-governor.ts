@@ -1,9 +1,17 @@
 // Keeps the JavaScript heap near its live size. JSC collects lazily: after a load the gateway's heap
 // held ~80 MB of which ~9 MB was live (one full collection brought it back), and resident memory
-// followed the garbage, not the live data. When the heap in use passes the live heap by `allowanceMb`,
-// one synchronous collection runs (Bun.gc(true): full collection and sweep, and freed memory handed
-// back), at most once per `minGapMs`. The live heap is what the last such collection left (before the
-// first one: nothing, so the first threshold is the allowance itself).
+// followed the garbage, not the live data. When the heap passes the live heap by `allowanceMb`, one
+// synchronous collection runs (Bun.gc(true): full collection and sweep, and freed memory handed back),
+// at most once per `minGapMs`. The live heap is what the last such collection left (before the first
+// one: nothing, so the first threshold is the allowance itself).
+//
+// What the check reads: `heapUsed` is JSC's Heap::size, the bytes that survived the last collection
+// (eden or full) plus extra memory; it does not grow with allocation between collections (measured:
+// 3 → 9 MB of capacity allocated while it stayed at 0.1 MB, then it jumped at the next eden collection).
+// So the rule fires when objects promoted by eden collections, old garbage only a full collection frees,
+// pile up past the allowance: young garbage is left to the eden collections. `heapTotal` (the blocks
+// held) was tried as the signal and is no better: it stops growing once the heap has its blocks, and
+// eden collections keyed on it did not change JSC's own eden cadence (session notes, 2026-11-26).
 //
 // Why above the live heap, not a fixed ceiling: the gateway's live heap settles at ~12 MB under load,
 // and JSC's own eden (young) collections run every ~8 MB allocated. A fixed 16 MB ceiling left 4 MB of

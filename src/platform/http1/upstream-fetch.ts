@@ -4,11 +4,14 @@
 //
 // Why fetch stays the default (bench notes, side by side): the socket client costs ~15 % less CPU per
 // stream and ~6 % less per JSON request, but the gateway's resident memory under 128 streams rises from
-// ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises. The extra is JS heap blocks and
-// abandoned allocator pages (many small objects per read instead of fetch's few large buffers, so young
-// collections come later), not the read buffers themselves; neither the memory governor nor mimalloc's
-// options gave it back (README, "Where it stands"). An operator who has the memory and wants the CPU
-// chooses it.
+// ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises. The extra is garbage waiting for a
+// collection, not data held: a forced full collection brings a sockets gateway back to 89–92 MB (fetch:
+// ~86). Fetch's 64 KB read buffers count as the heap's extra memory, so JSC runs an eden collection
+// every ~4 MB allocated (heap 13–34 MB under 32 streams); the socket path allocates small objects only,
+// so edens come every ~20 MB and the heap swings 25–47 MB (GC logs, 2026-11-26). Eden collections forced
+// more often, mimalloc's options and the memory governor did not give it back; full collections every
+// 250 ms did, for +22 % CPU (README, "Where it stands"). An operator who has the memory and wants the
+// CPU chooses it.
 import { createHttp1Client, type UpstreamFetch } from "./client";
 
 export interface UpstreamClient {
