@@ -1,6 +1,6 @@
 // Child processes for the benchmark and the kernel's accounting of them (/proc). Every child is
 // registered and killed when the runner exits, fails or is interrupted.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 
 const children = new Set<Subprocess>();
@@ -132,6 +132,22 @@ export function cpuTicks(pid: number): number {
   // comm (field 2) may hold spaces; fields after its closing parenthesis start at field 3.
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(rest[11]) + Number(rest[12]);
+}
+
+/** CPU ticks per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
+export function threadTicks(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(`${name}#${tid}`, Number(rest[11]) + Number(rest[12]));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
 }
 
 export function ticksToMicros(ticks: number): number {

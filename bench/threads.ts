@@ -5,11 +5,11 @@
 //
 // Why per thread: Bun's fetch runs on its own "HTTP Client" thread, which costs the bare proxy and the
 // gateway alike; the gap is on the JavaScript thread and in the collector's helper threads.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { freePort, memory, pinSelf, pinned, resetPeak, ticksToMicros, waitForHttp, envArgs } from "./procs";
+import { freePort, memory, pinSelf, pinned, resetPeak, threadTicks, ticksToMicros, waitForHttp, envArgs } from "./procs";
 import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
@@ -18,22 +18,6 @@ const unit = streams ? "stream" : "request";
 /** One round of the load: JSON requests, or streams (the mock's 20 ms to first token, 5 ms gaps, as in the bench). */
 const load = (t: Target, n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
 const extraEnv = envArgs();
-
-/** CPU ticks per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
-function threadTicks(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(`${name}#${tid}`, Number(rest[11]) + Number(rest[12]));
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return out;
-}
 
 /** The GC log's cycles, by kind: a START line names the kind, its "cycle N ms END" may come lines later. */
 function gcCycles(log: string): Map<string, { n: number; ms: number }> {
