@@ -25,6 +25,10 @@ import { loadMasterKey } from "./platform/master-key";
 import { publishingEvents } from "./management/invalidation";
 import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
+import { edenPacer } from "./platform/memory-governor";
+
+/** One young collection per this many upstream exchanges on the socket client (~4 MB of garbage). */
+const EDEN_EVERY_EXCHANGES = 100;
 
 export interface Deps {
   config: Config;
@@ -158,7 +162,9 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
-  const upstream = createUpstreamClient(config.upstreamClient);
+  // With the memory governor on, the socket client paces young collections (edenPacer: why there).
+  const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY_EXCHANGES) : undefined;
+  const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
   return {
     config,

@@ -211,6 +211,24 @@ describe("round trips and the pool", () => {
     expect(await (await within(c.fetch(`${server.url}/`, {}), 3_000, "GET after HEAD")).text()).toBe("ok");
     expect(c.stats().opened).toBe(1);
   });
+  test("afterExchange runs once per exchange, after its body has ended: whole with its head or streamed", async () => {
+    const hold = gate();
+    const server = serve((req) =>
+      new URL(req.url).pathname === "/held" ? new Response(heldBody("a|", hold.promise, "b")) : new Response("whole"),
+    );
+    let ended = 0;
+    const c = client({ afterExchange: () => ended++ });
+    expect(await (await c.fetch(`http://127.0.0.1:${server.port}/whole`, {})).text()).toBe("whole");
+    expect(ended).toBe(1);
+    const reader = (await within(c.fetch(`http://127.0.0.1:${server.port}/held`, {}), 3_000, "fetch")).body!.getReader();
+    expect(await readAtLeast(reader, 2)).toBe("a|");
+    // The body is still open: its exchange has not ended.
+    expect(ended).toBe(1);
+    hold.resolve();
+    expect(await readAtLeast(reader, 1)).toBe("b");
+    expect((await within(reader.read(), 3_000, "end of body")).done).toBe(true);
+    expect(ended).toBe(2);
+  });
 });
 
 describe("streaming and aborts", () => {

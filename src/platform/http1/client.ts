@@ -29,6 +29,8 @@ export interface Http1ClientOptions {
   maxIdlePerOrigin?: number;
   /** Extra certificate authorities for https origins (PEM), e.g. a test's self-signed server. */
   ca?: string | string[];
+  /** Called after each exchange whose body ended (the gateway paces young collections with it: edenPacer). */
+  afterExchange?: () => void;
 }
 
 export interface Http1Client {
@@ -169,6 +171,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     settle(x);
     if (keepAlive) pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
+    opts.afterExchange?.();
   };
 
   const onData = (c: Conn, data: Uint8Array) => {

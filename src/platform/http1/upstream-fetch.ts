@@ -3,15 +3,17 @@
 // names an HTTP proxy, which fetch honours and the socket client does not speak.
 //
 // Why fetch stays the default (bench notes, side by side): the socket client costs ~15 % less CPU per
-// stream and ~6 % less per JSON request, but the gateway's resident memory under 128 streams rises from
-// ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises. The extra is garbage waiting for a
-// collection, not data held: a forced full collection brings a sockets gateway back to 89–92 MB (fetch:
-// ~86). Fetch's 64 KB read buffers count as the heap's extra memory, so JSC runs an eden collection
-// every ~4 MB allocated (heap 13–34 MB under 32 streams); the socket path allocates small objects only,
-// so edens come every ~20 MB and the heap swings 25–47 MB (GC logs, 2026-11-26). Eden collections forced
-// more often, mimalloc's options and the memory governor did not give it back; full collections every
-// 250 ms did, for +22 % CPU (README, "Where it stands"). An operator who has the memory and wants the
-// CPU chooses it.
+// stream and ~6 % less per JSON request, but left to JSC's own collections the gateway's resident
+// memory under 128 streams rises from ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises.
+// The extra is garbage waiting for a collection, not data held: a forced full collection brings a
+// sockets gateway back to 89–92 MB (fetch: ~86). Fetch's 64 KB read buffers count as the heap's extra
+// memory, so JSC runs an eden collection every ~4 MB allocated (heap 13–34 MB under 32 streams); the
+// socket path allocates small objects only, so edens come every ~20 MB and the heap swings 25–47 MB (GC
+// logs, 2026-11-26). With the memory governor on, the gateway therefore paces an eden collection every
+// 100 exchanges of the socket client (`afterExchange`, edenPacer in memory-governor.ts): peak 109 MB, and
+// ~99 MB with SWITCHYARD_HEAP_LIMIT_MB=8, still ~13 % less CPU per stream than fetch. That is too close
+// to the limit to make it the default on one day's runs; an operator who wants the CPU chooses it (with
+// the 8 MB allowance to stay near 100 MB).
 import { createHttp1Client, type UpstreamFetch } from "./client";
 
 export interface UpstreamClient {
@@ -22,8 +24,13 @@ export interface UpstreamClient {
 
 const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
 
-export function createUpstreamClient(kind: "sockets" | "fetch", env: Record<string, string | undefined> = process.env): UpstreamClient {
+/** `afterExchange`: for the socket client, called as each exchange ends (the gateway's edenPacer, memory-governor.ts). */
+export function createUpstreamClient(
+  kind: "sockets" | "fetch",
+  env: Record<string, string | undefined> = process.env,
+  afterExchange?: () => void,
+): UpstreamClient {
   if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) return { fetch: (url, init) => fetch(url, init), kind: "fetch", close() {} };
-  const client = createHttp1Client();
+  const client = createHttp1Client(afterExchange ? { afterExchange } : {});
   return { fetch: client.fetch, kind: "sockets", close: client.close };
 }

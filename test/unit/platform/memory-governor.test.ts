@@ -1,7 +1,7 @@
 // The memory governor collects only when the heap passes the live heap (what its last collection left)
 // by its allowance, and never more often than its minimum gap.
 import { expect, test } from "bun:test";
-import { startMemoryGovernor } from "../../../src/platform/memory-governor";
+import { edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -63,4 +63,15 @@ test("a live heap larger than the allowance is not collected again and again: th
   } finally {
     g.stop();
   }
+});
+
+test("the eden pacer collects after every n-th exchange, and not between", () => {
+  let collections = 0;
+  const tick = edenPacer(3, () => collections++);
+  const seen: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    tick();
+    seen.push(collections);
+  }
+  expect(seen).toEqual([0, 0, 1, 1, 1, 2, 2]);
 });
