@@ -31,7 +31,7 @@ import { edenGC } from "bun:jsc";
  * (bench-like run, 10 × 256 streams at 128): peak RSS 127.5 → 109 MB, and 98.9 MB with
  * SWITCHYARD_HEAP_LIMIT_MB=8; side by side at 32 streams the sockets gateway so paced (8 MB) still
  * cost 0.87× the fetch gateway's CPU per stream. (`heapUsed` cannot pace this: it moves only at
- * collections, see below.)
+ * collections, see the note at the top.)
  */
 export function edenPacer(every: number, collect: () => void = edenGC): () => void {
   let n = 0;
