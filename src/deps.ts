@@ -28,7 +28,10 @@ import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upst
 import { edenPacer } from "./platform/memory-governor";
 
 /** One young collection per this many upstream exchanges on the socket client (~4 MB of garbage). */
-const EDEN_EVERY_EXCHANGES = 100;
+// One eden collection per ~100 streams' garbage; a whole (JSON) answer's exchange leaves about a third
+// of a stream's (edenPacer).
+const EDEN_EVERY = 300;
+const STREAMED_WEIGHT = 3;
 
 export interface Deps {
   config: Config;
@@ -163,7 +166,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
-  const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY_EXCHANGES) : undefined;
+  const pace = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
+  const pacer = pace && ((streamed: boolean) => pace(streamed ? STREAMED_WEIGHT : 1));
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
   return {

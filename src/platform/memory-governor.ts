@@ -23,20 +23,23 @@
 import { edenGC } from "bun:jsc";
 
 /**
- * Young (eden) collections paced by work done: `collect` runs after every `every`-th call. For the
- * socket upstream client (upstream-fetch.ts), which allocates small objects only: JSC then runs its own
- * eden collections every ~20 MB allocated and the heap, whose blocks it keeps until a full collection,
- * swings 25–47 MB. Fetch's 64 KB read buffers count as extra heap memory and bring an eden every ~4 MB;
- * one eden per 100 upstream exchanges (~4 MB of a gateway's garbage) restores that cadence. Measured
- * (bench-like run, 10 × 256 streams at 128): peak RSS 127.5 → 109 MB, and 98.9 MB with
- * SWITCHYARD_HEAP_LIMIT_MB=8; side by side at 32 streams the sockets gateway so paced (8 MB) still
- * cost 0.87× the fetch gateway's CPU per stream. (`heapUsed` cannot pace this: it moves only at
+ * Young (eden) collections paced by work done: each call adds its `weight`, and `collect` runs whenever
+ * `every` has been reached. For the socket upstream client (upstream-fetch.ts), which allocates small
+ * objects only: JSC then runs its own eden collections every ~20 MB allocated and the heap, whose blocks
+ * it keeps until a full collection, swings 25–47 MB. Fetch's 64 KB read buffers count as extra heap
+ * memory and bring an eden every ~4 MB; one eden per 100 streamed exchanges (~4 MB of a gateway's
+ * garbage) restores that cadence. Measured (bench-like run, 10 × 256 streams at 128): peak RSS 127.5 →
+ * 109 MB, and 98.9 MB with SWITCHYARD_HEAP_LIMIT_MB=8; side by side at 32 streams the sockets gateway
+ * so paced (8 MB) still cost 0.87× the fetch gateway's CPU per stream. The weight is the caller's
+ * estimate of the garbage an exchange left: counting every exchange alike ran edens three times too
+ * often under JSON load (a JSON exchange leaves about a third of a stream's garbage), which cost ~12 %
+ * CPU per JSON request (bench notes, 2026-11-26). (`heapUsed` cannot pace this: it moves only at
  * collections, see the note at the top.)
  */
-export function edenPacer(every: number, collect: () => void = edenGC): () => void {
+export function edenPacer(every: number, collect: () => void = edenGC): (weight?: number) => void {
   let n = 0;
-  return () => {
-    if (++n < every) return;
+  return (weight = 1) => {
+    if ((n += weight) < every) return;
     n = 0;
     collect();
   };

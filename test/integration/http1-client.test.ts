@@ -211,13 +211,19 @@ describe("round trips and the pool", () => {
     expect(await (await within(c.fetch(`${server.url}/`, {}), 3_000, "GET after HEAD")).text()).toBe("ok");
     expect(c.stats().opened).toBe(1);
   });
-  test("afterExchange runs once per exchange, after its body has ended: whole with its head or streamed", async () => {
+  test("afterExchange runs once per exchange, after its body has ended, and says whether the body came streamed", async () => {
     const hold = gate();
     const server = serve((req) =>
       new URL(req.url).pathname === "/held" ? new Response(heldBody("a|", hold.promise, "b")) : new Response("whole"),
     );
     let ended = 0;
-    const c = client({ afterExchange: () => ended++ });
+    const streamed: boolean[] = [];
+    const c = client({
+      afterExchange: (s) => {
+        ended++;
+        streamed.push(s);
+      },
+    });
     expect(await (await c.fetch(`http://127.0.0.1:${server.port}/whole`, {})).text()).toBe("whole");
     expect(ended).toBe(1);
     const reader = (await within(c.fetch(`http://127.0.0.1:${server.port}/held`, {}), 3_000, "fetch")).body!.getReader();
@@ -228,6 +234,8 @@ describe("round trips and the pool", () => {
     expect(await readAtLeast(reader, 1)).toBe("b");
     expect((await within(reader.read(), 3_000, "end of body")).done).toBe(true);
     expect(ended).toBe(2);
+    // The whole answer came with its head; the held one in pieces after it.
+    expect(streamed).toEqual([false, true]);
   });
 });
 

@@ -29,8 +29,11 @@ export interface Http1ClientOptions {
   maxIdlePerOrigin?: number;
   /** Extra certificate authorities for https origins (PEM), e.g. a test's self-signed server. */
   ca?: string | string[];
-  /** Called after each exchange whose body ended (the gateway paces young collections with it: edenPacer). */
-  afterExchange?: () => void;
+  /**
+   * Called after each exchange whose body ended; `streamed` when the body came in pieces after its head
+   * (an SSE stream, say) rather than whole with it. The gateway paces young collections with it (edenPacer).
+   */
+  afterExchange?: (streamed: boolean) => void;
 }
 
 export interface Http1Client {
@@ -153,6 +156,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   };
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
+    const streamed = x.responded;
     if (!x.responded) {
       const pieces = x.early!;
       x.early = null;
@@ -171,7 +175,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     settle(x);
     if (keepAlive) pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
-    opts.afterExchange?.();
+    opts.afterExchange?.(streamed);
   };
 
   const onData = (c: Conn, data: Uint8Array) => {

@@ -28,7 +28,7 @@ const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
 export function createUpstreamClient(
   kind: "sockets" | "fetch",
   env: Record<string, string | undefined> = process.env,
-  afterExchange?: () => void,
+  afterExchange?: (streamed: boolean) => void,
 ): UpstreamClient {
   if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) return { fetch: (url, init) => fetch(url, init), kind: "fetch", close() {} };
   const client = createHttp1Client(afterExchange ? { afterExchange } : {});

@@ -75,3 +75,14 @@ test("the eden pacer collects after every n-th exchange, and not between", () =>
   }
   expect(seen).toEqual([0, 0, 1, 1, 1, 2, 2]);
 });
+
+test("the eden pacer adds each exchange's weight: a heavy exchange brings the collection sooner", () => {
+  let collections = 0;
+  const tick = edenPacer(6, () => collections++);
+  const seen: number[] = [];
+  for (const w of [1, 3, 1, 1, 3, 3]) {
+    tick(w);
+    seen.push(collections);
+  }
+  expect(seen).toEqual([0, 0, 0, 1, 1, 2]);
+});
