@@ -121,8 +121,11 @@ export class RecordWriter {
     while (this.size() > 0) {
       const left = deadline - this.now();
       if (left <= 0) break;
-      // A batch stuck on a lock must not hold shutdown past the deadline.
-      await Promise.race([this.flush(), Bun.sleep(left)]);
+      // A batch stuck on a lock must not hold shutdown past the deadline. The deadline's timer is
+      // cleared once the flush wins: a pending Bun.sleep kept a finished script alive until it fired.
+      let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.flush(), new Promise<void>((r) => (deadlineTimer = setTimeout(r, left)))]);
+      clearTimeout(deadlineTimer);
       if (this.size() === 0 || this.failures === 0) continue;
       await Bun.sleep(Math.min(delay, Math.max(0, deadline - this.now())));
       delay = Math.min(delay * 2, this.maxBackoffMs);
