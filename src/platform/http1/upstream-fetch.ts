@@ -10,10 +10,10 @@
 // memory, so JSC runs an eden collection every ~4 MB allocated (heap 13–34 MB under 32 streams); the
 // socket path allocates small objects only, so edens come every ~20 MB and the heap swings 25–47 MB (GC
 // logs, 2026-11-26). With the memory governor on, the gateway therefore paces an eden collection every
-// 100 exchanges of the socket client (`afterExchange`, edenPacer in memory-governor.ts): peak 109 MB, and
-// ~99 MB with SWITCHYARD_HEAP_LIMIT_MB=8, still ~13 % less CPU per stream than fetch. That is too close
-// to the limit to make it the default on one day's runs; an operator who wants the CPU chooses it (with
-// the 8 MB allowance to stay near 100 MB).
+// ~100 streams' worth of the socket client's exchanges (`afterExchange`, edenPacer in memory-governor.ts):
+// peak ~105 MB, and ~90–95 MB with SWITCHYARD_HEAP_LIMIT_MB=8. It stays opt-in: compiled gateways side by
+// side (three per side, 2026-11-26) showed no difference per JSON request and ±10 % per stream either way,
+// within this VM's noise; an operator who wants it chooses it (with the 8 MB allowance).
 import { createHttp1Client, type UpstreamFetch } from "./client";
 
 export interface UpstreamClient {
