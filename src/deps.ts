@@ -27,9 +27,8 @@ import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 import { edenPacer } from "./platform/memory-governor";
 
-/** One young collection per this many upstream exchanges on the socket client (~4 MB of garbage). */
-// One eden collection per ~100 streams' garbage; a whole (JSON) answer's exchange leaves about a third
-// of a stream's (edenPacer).
+// The socket client's paced young collections (edenPacer): one per ~100 streams' garbage (~4 MB); an
+// exchange whose answer came whole (JSON) leaves about a third of a stream's, so it weighs 1 against 3.
 const EDEN_EVERY = 300;
 const STREAMED_WEIGHT = 3;
 
