@@ -6,6 +6,7 @@ import { createApp, VERSION } from "./app";
 import { bootstrap } from "./cli/bootstrap";
 import { UsageError, creditsAdd, keyCreate, workspaceCreate } from "./cli/commands";
 import { startMemoryGovernor } from "./platform/memory-governor";
+import { raceDeadline } from "./platform/deadline";
 
 const HELP = `switchyard ${VERSION} — self-hostable model routing gateway
 
@@ -50,7 +51,7 @@ async function serve(deps: Deps, migrate: boolean): Promise<void> {
     deps.logger.info("shutting down", { signal });
     // Stop accepting; let in-flight requests and streams finish for up to 10 s.
     const graceful = app.server?.stop(false);
-    const timedOut = await Promise.race([graceful?.then(() => false), Bun.sleep(10_000).then(() => true)]);
+    const timedOut = graceful ? await raceDeadline([graceful], 10_000) : false;
     if (timedOut) await app.server?.stop(true);
     await deps.close();
     governor?.stop();

@@ -10,6 +10,7 @@
 // retried with exponential backoff; later records wait behind it. Retrying a batch whose commit did
 // happen is harmless: the batch write is idempotent.
 import type { Database } from "../platform/db/database";
+import { raceDeadline } from "../platform/deadline";
 import { writeBatch } from "./record-batch";
 import type { RequestRecord } from "./request-record";
 
@@ -121,11 +122,8 @@ export class RecordWriter {
     while (this.size() > 0) {
       const left = deadline - this.now();
       if (left <= 0) break;
-      // A batch stuck on a lock must not hold shutdown past the deadline. The deadline's timer is
-      // cleared once the flush wins: a pending Bun.sleep kept a finished script alive until it fired.
-      let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([this.flush(), new Promise<void>((r) => (deadlineTimer = setTimeout(r, left)))]);
-      clearTimeout(deadlineTimer);
+      // A batch stuck on a lock must not hold shutdown past the deadline.
+      await raceDeadline([this.flush()], left);
       if (this.size() === 0 || this.failures === 0) continue;
       await Bun.sleep(Math.min(delay, Math.max(0, deadline - this.now())));
       delay = Math.min(delay * 2, this.maxBackoffMs);

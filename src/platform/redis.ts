@@ -8,6 +8,7 @@
 // counted; /readyz shows status().
 import Redis from "ioredis";
 import type { Logger } from "./logger";
+import { raceDeadline } from "./deadline";
 
 export interface RedisStatus {
   up: boolean;
@@ -108,7 +109,7 @@ export class RedisConnection {
       () => Bun.sleep(50),
     );
     this.subscriber.connect().catch(() => undefined);
-    await Promise.race([bothReady, refused, Bun.sleep(this.opts.startWaitMs ?? 2_000)]);
+    await raceDeadline([bothReady, refused], this.opts.startWaitMs ?? 2_000);
     if (!this.state.up) {
       this.logger.error("Redis unreachable at start-up: serving with per-instance limits and counters until it connects", {
         error: this.state.lastError,
