@@ -5,12 +5,19 @@
 // client. Prints CPU per stream (or JSON request) of each process, the median of the rounds, and its
 // split by thread. Found this way (2026-11-26, 32 streams): the minimal proxy costs 1.4–1.7× the bare
 // proxy, so the 1.5× target leaves Switchyard almost nothing above the cheapest JS reader.
+//
+// By thread, user and system time and context switches (slept = voluntary, preempted = involuntary).
+// `--burn N` adds the minimal proxy on each client with a busy loop of N µs per request: what N µs of
+// JavaScript costs the whole process. Found this way (2026-11-26, JSON, --burn 40): on fetch +56–68 µs,
+// because the HTTP Client thread (same core) wakes and preempts the busy main thread about once per
+// request (0.9 preemptions per request, against 0.4 without the loop); on the socket client +44–50 µs,
+// with no context switches at all. Switchyard on fetch: ~0.75 preemptions per request.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { cpuTicks, pinned, pinSelf, spawnChild, threadTicks, ticksToMicros, waitForOutput, type Child } from "./procs";
+import { cpuTicks, pinned, pinSelf, spawnChild, threadStats, ticksToMicros, waitForOutput, type Child, type ThreadStat } from "./procs";
 import { median } from "./report";
 import { ROOT, adminKey, startBareProxy, startGateway, startMock, writeConfig } from "./targets";
 
@@ -20,15 +27,17 @@ const { values: o } = parseArgs({
     json: { type: "boolean", default: false },
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "5" },
+    burn: { type: "string", default: "0" },
   },
 });
 const json = o.json;
+const FIELDS = ["user", "system", "voluntary", "involuntary"] as const;
 const concurrency = Number(o.concurrency);
 const unit = json ? "request" : "stream";
 
-async function startMinimal(upstream: string, client: "fetch" | "sockets"): Promise<{ child: Child; url: string }> {
+async function startMinimal(upstream: string, client: "fetch" | "sockets", burnUs = "0"): Promise<{ child: Child; url: string }> {
   const cmd = pinned([process.execPath, join(ROOT, "bench/minimal-proxy.ts")], 1);
-  const child = spawnChild(`minimal proxy (${client})`, cmd, { PORT: "0", UPSTREAM: upstream, CLIENT: client });
+  const child = spawnChild(`minimal proxy (${client})`, cmd, { PORT: "0", UPSTREAM: upstream, CLIENT: client, BURN_US: burnUs });
   return { child, url: `http://127.0.0.1:${await waitForOutput(child, /"port":(\d+)/)}` };
 }
 
@@ -43,6 +52,15 @@ const started = [
   { name: "bare proxy", up: await startBareProxy(mock.url), gateway: false },
   { name: "minimal JS proxy, fetch", up: await startMinimal(mock.url, "fetch"), gateway: false },
   { name: "minimal JS proxy, sockets", up: await startMinimal(mock.url, "sockets"), gateway: false },
+  ...(o.burn === "0"
+    ? []
+    : await Promise.all(
+        (["fetch", "sockets"] as const).map(async (client) => ({
+          name: `minimal, ${client}, +${o.burn} µs`,
+          up: await startMinimal(mock.url, client, o.burn),
+          gateway: false,
+        })),
+      )),
   { name: "Switchyard, fetch", up: await startGateway(g, { db: "fetch.db" }), gateway: true },
   {
     name: "Switchyard, sockets",
@@ -61,14 +79,14 @@ try {
   console.log(`warming up ${targets.length} targets…`);
   for (const t of targets) await warmUp(t);
   const cpu = targets.map(() => [] as number[]);
-  const byThread = targets.map(() => new Map<string, number>());
+  const byThread = targets.map(() => new Map<string, ThreadStat>());
   const counts = targets.map(() => 0);
   for (let round = 0; round < Number(o.rounds); round++) {
     // Alternating order, so that the machine's drift falls on every target alike.
     const order = round % 2 === 0 ? [...targets.keys()] : [...targets.keys()].reverse();
     for (const i of order) {
       const t = targets[i]!;
-      const [c0, th0] = [cpuTicks(t.pid!), threadTicks(t.pid!)];
+      const [c0, th0] = [cpuTicks(t.pid!), threadStats(t.pid!)];
       let n: number;
       if (json) {
         const r = await runJson(t, 10_000, concurrency);
@@ -81,9 +99,12 @@ try {
       }
       cpu[i]!.push(ticksToMicros(cpuTicks(t.pid!) - c0) / n);
       // Thread names without their ids: a thread that ended and one that replaced it count together.
-      for (const [k, v] of threadTicks(t.pid!)) {
+      for (const [k, v] of threadStats(t.pid!)) {
         const name = k.slice(0, k.lastIndexOf("#"));
-        byThread[i]!.set(name, (byThread[i]!.get(name) ?? 0) + v - (th0.get(k) ?? 0));
+        const acc = byThread[i]!.get(name) ?? { user: 0, system: 0, voluntary: 0, involuntary: 0 };
+        const was = th0.get(k);
+        for (const f of FIELDS) acc[f] += v[f] - (was?.[f] ?? 0);
+        byThread[i]!.set(name, acc);
       }
       counts[i]! += n;
     }
@@ -91,16 +112,23 @@ try {
   const bare = median(cpu[0]!);
   console.log(`\nCPU µs per ${unit}, ${concurrency} concurrent, median of ${o.rounds} rounds (÷ bare proxy):`);
   for (const [i, s] of started.entries()) {
+    const per = (x: number) => x / counts[i]!;
     const threads = [...byThread[i]!]
-      .filter(([, v]) => v > 0)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `${k} ${(ticksToMicros(v) / counts[i]!).toFixed(0)}`)
-      .join(", ");
+      .filter(([, v]) => v.user + v.system > 0)
+      .sort((a, b) => b[1].user + b[1].system - a[1].user - a[1].system)
+      .map(([k, v]) => {
+        const switches =
+          per(v.voluntary + v.involuntary) >= 0.01
+            ? `, switches ${per(v.voluntary).toFixed(2)} slept + ${per(v.involuntary).toFixed(2)} preempted`
+            : "";
+        return `${k} ${ticksToMicros(per(v.user)).toFixed(0)} user + ${ticksToMicros(per(v.system)).toFixed(0)} sys${switches}`;
+      })
+      .join("; ");
     const m = median(cpu[i]!);
     console.log(
       `${s.name.padEnd(26)} ${m.toFixed(0).padStart(6)}  ${(m / bare).toFixed(2)}×   rounds ${cpu[i]!.map((x) => x.toFixed(0)).join(" ")}`,
     );
-    console.log(`${"".padEnd(26)} by thread: ${threads}`);
+    console.log(`${"".padEnd(26)} by thread (µs and context switches per ${unit}): ${threads}`);
   }
 } finally {
   await Promise.all([...started.map((s) => s.up.child.stop()), mock.child.stop()]);

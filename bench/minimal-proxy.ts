@@ -3,13 +3,15 @@
 // changed) into a "direct" response stream. `bench/floor.ts` runs it beside the bare proxy and Switchyard
 // to show what reading each event in JavaScript costs before any gateway work (keys, routing, limits,
 // metering, records). Env: PORT (0 = any), UPSTREAM, CLIENT = fetch | sockets (Switchyard's own HTTP/1.1
-// client, src/platform/http1/client.ts). Prints {"port":N} once listening.
+// client, src/platform/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
+// what a fixed amount of JS per request costs the whole process on each client). Prints {"port":N}.
 import { createParser } from "eventsource-parser";
 import { createHttp1Client } from "../src/platform/http1/client";
 
 const upstream = process.env.UPSTREAM ?? "http://127.0.0.1:9000";
 const send = process.env.CLIENT === "sockets" ? createHttp1Client().fetch : (url: string, init: RequestInit) => fetch(url, init);
 const STREAMING = { stream: true };
+const BURN_MS = Number(process.env.BURN_US ?? 0) / 1000;
 
 /** Bun's controller for `type: "direct"` streams, as the gateway's committed stream uses it. */
 interface DirectController {
@@ -23,6 +25,7 @@ const server = Bun.serve({
   idleTimeout: 0,
   async fetch(req) {
     const body = (await req.json()) as { stream?: boolean };
+    if (BURN_MS > 0) for (const end = performance.now() + BURN_MS; performance.now() < end;);
     const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
     const res = await send(upstream + new URL(req.url).pathname, init);
     if (!body.stream) return Response.json(await res.json());

@@ -134,20 +134,40 @@ export function cpuTicks(pid: number): number {
   return Number(rest[11]) + Number(rest[12]);
 }
 
-/** CPU ticks per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
-export function threadTicks(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
+/** One thread's CPU (clock ticks, user and system) and context switches (voluntary: it slept; involuntary: preempted). */
+export interface ThreadStat {
+  user: number;
+  system: number;
+  voluntary: number;
+  involuntary: number;
+}
+
+/** Per thread, keyed "name#tid" (thread names are cut to 15 characters by the kernel). */
+export function threadStats(pid: number): Map<string, ThreadStat> {
+  const out = new Map<string, ThreadStat>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(`${name}#${tid}`, Number(rest[11]) + Number(rest[12]));
+      const count = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+      out.set(`${name}#${tid}`, {
+        user: Number(rest[11]),
+        system: Number(rest[12]),
+        voluntary: count("voluntary_ctxt_switches"),
+        involuntary: count("nonvoluntary_ctxt_switches"),
+      });
     } catch {
       // The thread ended between the listing and the read.
     }
   }
   return out;
+}
+
+/** CPU ticks (user + system) per thread, keyed "name#tid". */
+export function threadTicks(pid: number): Map<string, number> {
+  return new Map([...threadStats(pid)].map(([k, t]) => [k, t.user + t.system]));
 }
 
 export function ticksToMicros(ticks: number): number {
