@@ -27,10 +27,12 @@ import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 import { edenPacer } from "./platform/memory-governor";
 
-// The socket client's paced young collections (edenPacer): one per ~100 streams' garbage (~4 MB); an
-// exchange whose answer came whole (JSON) leaves about a third of a stream's, so it weighs 1 against 3.
-const EDEN_EVERY = 300;
-const STREAMED_WEIGHT = 3;
+// The socket client's paced young collections (edenPacer): one per ~100 streams' garbage (~4 MB).
+// Exchanges whose answer came whole (JSON) are left to JSC's own eden cadence (~20 MB): an eden costs
+// ~2–2.5 ms whatever it frees (GC log: ~250 KB visited each time in a ~20 MB heap), so pacing JSON too
+// (weight 1 against a stream's 3) ran one every 300 requests, ~9 µs per request and 11 % of the JS
+// thread's profile under JSON load (bench notes, 2026-11-26 evening).
+const EDEN_EVERY = 100;
 
 export interface Deps {
   config: Config;
@@ -166,7 +168,11 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
   const pace = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
-  const pacer = pace && ((streamed: boolean) => pace(streamed ? STREAMED_WEIGHT : 1));
+  const pacer =
+    pace &&
+    ((streamed: boolean) => {
+      if (streamed) pace();
+    });
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
   return {

@@ -31,10 +31,10 @@ import { edenGC } from "bun:jsc";
  * garbage) restores that cadence. Measured (bench-like run, 10 × 256 streams at 128): peak RSS 127.5 →
  * 109 MB, and 98.9 MB with SWITCHYARD_HEAP_LIMIT_MB=8; side by side at 32 streams the sockets gateway
  * so paced (8 MB) still cost 0.87× the fetch gateway's CPU per stream. The weight is the caller's
- * estimate of the garbage an exchange left: counting every exchange alike ran edens three times too
- * often under JSON load (a JSON exchange leaves about a third of a stream's garbage), which cost ~12 %
- * CPU per JSON request (bench notes, 2026-11-26). (`heapUsed` cannot pace this: it moves only at
- * collections, see the note at the top.)
+ * estimate of the garbage a call stands for. The gateway paces streamed exchanges only: an eden costs
+ * ~2 ms however little it frees, and pacing JSON answers as well (even weighted a third of a stream)
+ * ran one every 300 requests, ~9 µs per JSON request (deps.ts). (`heapUsed` cannot pace this: it moves
+ * only at collections, see the note at the top.)
  */
 export function edenPacer(every: number, collect: () => void = edenGC): (weight?: number) => void {
   let n = 0;
