@@ -28,10 +28,6 @@ import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upst
 import { edenPacer } from "./platform/memory-governor";
 
 // The socket client's paced young collections (edenPacer): one per ~100 streams' garbage (~4 MB).
-// Exchanges whose answer came whole (JSON) are left to JSC's own eden cadence (~20 MB): an eden costs
-// ~2–2.5 ms whatever it frees (GC log: ~250 KB visited each time in a ~20 MB heap), so pacing JSON too
-// (weight 1 against a stream's 3) ran one every 300 requests, ~9 µs per request and 11 % of the JS
-// thread's profile under JSON load (bench notes, 2026-11-26 evening).
 const EDEN_EVERY = 100;
 
 export interface Deps {
@@ -167,12 +163,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   connectManagement(management, budgets, shared, logger);
   const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
-  const pace = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
-  const pacer =
-    pace &&
-    ((streamed: boolean) => {
-      if (streamed) pace();
-    });
+  const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
   return {

@@ -30,16 +30,17 @@ import { edenGC } from "bun:jsc";
  * memory and bring an eden every ~4 MB; one eden per 100 streamed exchanges (~4 MB of a gateway's
  * garbage) restores that cadence. Measured (bench-like run, 10 × 256 streams at 128): peak RSS 127.5 →
  * 109 MB, and 98.9 MB with SWITCHYARD_HEAP_LIMIT_MB=8; side by side at 32 streams the sockets gateway
- * so paced (8 MB) still cost 0.87× the fetch gateway's CPU per stream. The weight is the caller's
- * estimate of the garbage a call stands for. The gateway paces streamed exchanges only: an eden costs
- * ~2 ms however little it frees, and pacing JSON answers as well (even weighted a third of a stream)
- * ran one every 300 requests, ~9 µs per JSON request (deps.ts). (`heapUsed` cannot pace this: it moves
- * only at collections, see the note at the top.)
+ * so paced (8 MB) still cost 0.87× the fetch gateway's CPU per stream. Only streamed exchanges count:
+ * an eden costs ~2 ms however little it frees (GC log: ~250 KB visited in a ~20 MB heap), and counting
+ * whole (JSON) answers too, even weighted a third of a stream, ran one every 300 requests: ~9 µs per
+ * JSON request and 11 % of the JS thread's profile (bench notes, 2026-11-26 evening). JSON garbage is
+ * left to JSC's own cadence. (`heapUsed` cannot pace this: it moves only at collections, see the note
+ * at the top.)
  */
-export function edenPacer(every: number, collect: () => void = edenGC): (weight?: number) => void {
+export function edenPacer(every: number, collect: () => void = edenGC): (streamed: boolean) => void {
   let n = 0;
-  return (weight = 1) => {
-    if ((n += weight) < every) return;
+  return (streamed) => {
+    if (!streamed || ++n < every) return;
     n = 0;
     collect();
   };

@@ -65,24 +65,24 @@ test("a live heap larger than the allowance is not collected again and again: th
   }
 });
 
-test("the eden pacer collects after every n-th exchange, and not between", () => {
+test("the eden pacer collects after every n-th streamed exchange, and not between", () => {
   let collections = 0;
   const tick = edenPacer(3, () => collections++);
   const seen: number[] = [];
   for (let i = 0; i < 7; i++) {
-    tick();
+    tick(true);
     seen.push(collections);
   }
   expect(seen).toEqual([0, 0, 1, 1, 1, 2, 2]);
 });
 
-test("the eden pacer adds each exchange's weight: a heavy exchange brings the collection sooner", () => {
+test("the eden pacer does not count whole answers: JSON exchanges never bring a collection", () => {
   let collections = 0;
-  const tick = edenPacer(6, () => collections++);
+  const tick = edenPacer(2, () => collections++);
   const seen: number[] = [];
-  for (const w of [1, 3, 1, 1, 3, 3]) {
-    tick(w);
+  for (const streamed of [false, false, false, true, false, true, false]) {
+    tick(streamed);
     seen.push(collections);
   }
-  expect(seen).toEqual([0, 0, 0, 1, 1, 2]);
+  expect(seen).toEqual([0, 0, 0, 0, 0, 1, 1]);
 });
