@@ -22,7 +22,7 @@ export interface Config {
   trustedProxies: string[];
   /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/memory-governor.ts); 0: never. */
   heapLimitMb: number;
-  /** How upstream requests are sent: Bun's fetch (default), or the gateway's own HTTP/1.1 client. */
+  /** How upstream requests are sent: the gateway's own HTTP/1.1 client on Bun sockets (default), or Bun's fetch. */
   upstreamClient: "sockets" | "fetch";
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;
@@ -37,8 +37,8 @@ const DEFAULTS: Record<string, string> = {
   DATABASE_URL: "sqlite:./data/switchyard.db",
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
-  SWITCHYARD_HEAP_LIMIT_MB: "16",
-  SWITCHYARD_UPSTREAM_CLIENT: "fetch",
+  SWITCHYARD_HEAP_LIMIT_MB: "8",
+  SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];

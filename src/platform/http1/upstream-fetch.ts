@@ -1,19 +1,15 @@
-// Chooses how the gateway sends upstream requests: Bun's fetch by default, or the socket client
-// (client.ts) when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=sockets) — unless the environment
-// names an HTTP proxy, which fetch honours and the socket client does not speak.
+// Chooses how the gateway sends upstream requests: the socket client (client.ts) by default, or Bun's
+// fetch when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=fetch) — or when the environment names
+// an HTTP proxy, which fetch honours and the socket client does not speak.
 //
-// Why fetch stays the default (bench notes, side by side): the socket client costs ~15 % less CPU per
-// stream and ~6 % less per JSON request, but left to JSC's own collections the gateway's resident
-// memory under 128 streams rises from ~80–95 MB to ~110–125 MB, past the 100 MB the gateway promises.
-// The extra is garbage waiting for a collection, not data held: a forced full collection brings a
-// sockets gateway back to 89–92 MB (fetch: ~86). Fetch's 64 KB read buffers count as the heap's extra
-// memory, so JSC runs an eden collection every ~4 MB allocated (heap 13–34 MB under 32 streams); the
-// socket path allocates small objects only, so edens come every ~20 MB and the heap swings 25–47 MB (GC
-// logs, 2026-11-26). With the memory governor on, the gateway therefore paces an eden collection every
-// ~100 streams' worth of the socket client's exchanges (`afterExchange`, edenPacer in memory-governor.ts):
-// peak ~105 MB, and ~90–95 MB with SWITCHYARD_HEAP_LIMIT_MB=8. It stays opt-in: compiled gateways side by
-// side (three per side, 2026-11-26) showed no difference per JSON request and ±10 % per stream either way,
-// within this VM's noise; an operator who wants it chooses it (with the 8 MB allowance).
+// Why sockets is the default (2026-11-26, three gateways per side, 32 streams): 0.84x fetch's CPU per
+// stream from source and 0.80x as compiled binaries, the same per JSON request. Its cost is memory: fetch's
+// 64 KB read buffers count as the heap's extra memory, so JSC runs an eden collection every ~4 MB
+// allocated; the socket path allocates small objects only, so edens come every ~20 MB and, left alone, the
+// gateway's RSS under 128 streams rises to ~110–125 MB (garbage waiting for a collection, not data held).
+// With the memory governor on, the gateway therefore paces an eden collection every ~100 streamed
+// exchanges (`afterExchange`, edenPacer in memory-governor.ts), and its default allowance is 8 MB above the
+// live heap: peak under 128 streams ~90–97 MB, under the 100 MB the gateway promises.
 import { createHttp1Client, type UpstreamFetch } from "./client";
 
 export interface UpstreamClient {
