@@ -63,22 +63,42 @@ async function jitdumpToPerfMap(dump: string, pid: number): Promise<number> {
   return lines.length;
 }
 
-/** perf script output of one thread → samples charged to their innermost JIT'd function chain. */
-function attribute(script: string): { total: number; rows: [string, number][] } {
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
+
+/**
+ * perf script output of one thread → samples charged to their innermost JIT'd function chain; the
+ * samples with no JS frame are split too, by where they are: in the kernel (by the system call, or the
+ * kernel function when none), in JSC's collector (a frame whose symbol names it), else by library.
+ */
+function attribute(script: string): { total: number; rows: [string, number][]; native: [string, number][] } {
   const charged = new Map<string, number>();
+  const native = new Map<string, number>();
   let total = 0;
   for (const block of script.split("\n\n")) {
     const frames = block
       .split("\n")
-      .map((l) => /^\s*[0-9a-f]+ (.+?) \(/.exec(l)?.[1])
-      .filter((f): f is string => f !== undefined);
+      .map((l) => /^\s*[0-9a-f]+ (.+?) \((.*)\)\s*$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ sym: m[1]!, dso: m[2]! }));
     if (frames.length === 0) continue;
     total++;
-    const js = frames.filter((f) => JIT_FRAME.test(f)).slice(0, 3);
-    const key = js.length ? js.map((f) => f.replace(JIT_FRAME, "")).join(" < ") : "(no JS frame)";
-    charged.set(key, (charged.get(key) ?? 0) + 1);
+    const js = frames.filter((f) => JIT_FRAME.test(f.sym)).slice(0, 3);
+    const key = js.length ? js.map((f) => f.sym.replace(JIT_FRAME, "")).join(" < ") : "(no JS frame)";
+    bump(charged, key);
+    if (js.length === 0) bump(native, whereNative(frames));
   }
-  return { total, rows: [...charged].sort((a, b) => b[1] - a[1]) };
+  return { total, rows: sorted(charged), native: sorted(native) };
+}
+
+function whereNative(frames: { sym: string; dso: string }[]): string {
+  if (frames[0]!.dso.includes("kernel")) {
+    const sys = frames.find((f) => /^__(x64|do)_sys_/.test(f.sym));
+    return `kernel: ${sys ? sys.sym.replace(/^__(x64|do)_sys_/, "") : frames[0]!.sym}`;
+  }
+  const gc = frames.find((f) => /GC|Heap|Collect|Marking|Sweep/i.test(f.sym) && !f.sym.startsWith("0x"));
+  if (gc) return `collector: ${gc.sym}`;
+  return `user: ${frames[0]!.dso.split("/").pop()}`;
 }
 
 pinSelf(0);
@@ -109,11 +129,15 @@ try {
   if (!dump) throw new Error("no jitdump written (BUN_JSC_useJITDump unsupported by this Bun?)");
   await jitdumpToPerfMap(join(jd, dump), gw.child.pid);
   const script = await Bun.$`perf script -i ${data} --comm bun.exe -F ip,sym,dso`.quiet().text();
-  const { total, rows } = attribute(script);
+  const { total, rows, native } = attribute(script);
   const unit = streams ? "stream" : "request";
   const us = (n: number) => ((n * 200) / run.count).toFixed(1); // 5 kHz: one sample is 200 µs
   console.log(`JS thread: ${total} samples, ${us(total)} µs/${unit} over ${run.count} ${unit}s`);
   for (const [name, n] of rows.slice(0, 40)) {
+    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
+  }
+  console.log("(no JS frame), split:");
+  for (const [name, n] of native.slice(0, 15)) {
     console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
   }
 } finally {
