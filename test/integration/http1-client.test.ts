@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/http1/client";
+import { tapBody, type BodyTap } from "../../src/platform/http1/body-tap";
 import { eventually } from "../support/spawn";
 
 const encoder = new TextEncoder();
@@ -331,6 +332,159 @@ describe("streaming and aborts", () => {
       const body = Buffer.from(await res.arrayBuffer()).toString("latin1");
       expect({ framing, length: body.length, same: body === expected }).toEqual({ framing, length: expected.length, same: true });
     }
+  });
+});
+
+/** A tap that records what reaches it, in order, as text. */
+function recordingTap() {
+  const decoder = new TextDecoder();
+  const log: string[] = [];
+  const tap: BodyTap = {
+    data: (piece) => log.push(`data:${decoder.decode(piece)}`),
+    end: () => log.push("end"),
+    error: (err) => log.push(`error:${(err as Error).name}`),
+  };
+  return {
+    tap,
+    log,
+    text: () =>
+      log
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .join(""),
+  };
+}
+
+describe("body taps (a streamed body pushed to callbacks)", () => {
+  test("a tap gets the pieces that arrived before it at once, then each later delivery as it arrives, then the end", async () => {
+    let socket: RawSocket | undefined;
+    const server = rawServer((s) => {
+      socket = s;
+      s.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n6\r\nfirst|\r\n");
+    });
+    const c = client();
+    const res = await within(c.fetch(`${server.url}/`, {}), 3_000, "fetch");
+    const { tap, log, text } = recordingTap();
+    expect(tapBody(res, tap)).toBe(true);
+    // Handed over inside tapBody itself, before any await.
+    expect(log).toEqual(["data:first|"]);
+    socket!.write("6\r\nsecond\r\n");
+    expect(await eventually(() => text() === "first|second", 3_000)).toBe(true);
+    socket!.write("0\r\n\r\n");
+    expect(await eventually(() => log.at(-1) === "end", 3_000)).toBe(true);
+    expect(log.filter((l) => l === "end")).toHaveLength(1);
+    expect(c.stats().idle).toBe(1);
+  });
+
+  test("a body that ended before the tap comes with its end, in one go", async () => {
+    const hold = gate();
+    const server = serve(() => new Response(heldBody("first|", hold.promise, "second")));
+    const c = client();
+    const res = await within(c.fetch(`http://127.0.0.1:${server.port}/`, {}), 3_000, "fetch");
+    hold.resolve();
+    expect(await eventually(() => c.stats().idle === 1, 3_000)).toBe(true);
+    const { tap, log, text } = recordingTap();
+    expect(tapBody(res, tap)).toBe(true);
+    expect(text()).toBe("first|second");
+    expect(log.at(-1)).toBe("end");
+  });
+
+  test("once read as a stream the body refuses a tap, and once tapped its stream errors instead of hanging", async () => {
+    // Head and a first chunk, the rest never: a body that is certainly still streaming.
+    const server = rawServer((s) => s.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n6\r\nfirst|\r\n"));
+    const c = client();
+    const read = await within(c.fetch(`${server.url}/`, {}), 3_000, "fetch");
+    expect(await readAtLeast(read.body!.getReader(), "first|".length)).toBe("first|");
+    expect(tapBody(read, recordingTap().tap)).toBe(false);
+
+    const tapped = await within(c.fetch(`${server.url}/`, {}), 3_000, "fetch");
+    expect(tapBody(tapped, recordingTap().tap)).toBe(true);
+    expect(await readFailure(tapped.body!.getReader())).toBeInstanceOf(TypeError);
+    // A body is tapped once.
+    expect(tapBody(tapped, recordingTap().tap)).toBe(false);
+  });
+
+  test("an abort mid-body reaches the tap as one error with the signal's reason and closes the connection", async () => {
+    const hold = gate();
+    const server = serve(() => new Response(heldBody("first|", hold.promise, "never read")));
+    const c = client();
+    const ac = new AbortController();
+    const res = await within(c.fetch(`http://127.0.0.1:${server.port}/`, { signal: ac.signal }), 3_000, "fetch");
+    const { tap, log } = recordingTap();
+    expect(tapBody(res, tap)).toBe(true);
+    expect(await eventually(() => log.includes("data:first|"), 3_000)).toBe(true);
+    ac.abort(new DOMException("timeout", "TimeoutError"));
+    expect(log.at(-1)).toBe("error:TimeoutError");
+    expect(await eventually(() => c.stats().connections === 0, 3_000)).toBe(true);
+    hold.resolve();
+    expect(log.filter((l) => l.startsWith("error") || l === "end")).toEqual(["error:TimeoutError"]);
+  });
+
+  test("a tap that aborts the request from its data callback, mid-delivery, gets one error and nothing after it", async () => {
+    let socket: RawSocket | undefined;
+    const server = rawServer((s) => {
+      socket = s;
+      s.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
+    });
+    const c = client();
+    const ac = new AbortController();
+    const res = await within(c.fetch(`${server.url}/`, { signal: ac.signal }), 3_000, "fetch");
+    const { tap, log } = recordingTap();
+    expect(
+      tapBody(res, {
+        ...tap,
+        data: (piece) => {
+          tap.data(piece);
+          ac.abort(new DOMException("enough", "AbortError"));
+        },
+      }),
+    ).toBe(true);
+    // Two chunks and the body's end in one delivery: the abort comes while the parser is inside it.
+    socket!.write("3\r\none\r\n3\r\ntwo\r\n0\r\n\r\n");
+    expect(await eventually(() => log.length >= 2, 3_000)).toBe(true);
+    expect(log).toEqual(["data:one", "error:AbortError"]);
+    expect(await eventually(() => c.stats().connections === 0, 3_000)).toBe(true);
+    // The client goes on serving.
+    socket = undefined;
+    const next = await within(c.fetch(`${server.url}/`, {}), 3_000, "next fetch");
+    expect(next.status).toBe(200);
+  });
+
+  test("a body cut short of its content-length reaches the tap as a TypeError, not an end", async () => {
+    const server = rawServer((s) => {
+      s.write(okHead(100) + "0123456789");
+      setImmediate(() => s.end());
+    });
+    const res = await within(client().fetch(`${server.url}/`, {}), 3_000, "fetch");
+    const { tap, log } = recordingTap();
+    expect(tapBody(res, tap)).toBe(true);
+    expect(await eventually(() => log.some((l) => l.startsWith("error")), 3_000)).toBe(true);
+    expect(log.at(-1)).toBe("error:TypeError");
+    expect(log).not.toContain("end");
+  });
+
+  test("fetch's own Responses, whole bodies and bodies that must be decoded offer no tap", async () => {
+    const server = serve(
+      (req) =>
+        new Response(
+          new URL(req.url).pathname === "/gzip" ? Bun.gzipSync(encoder.encode("zipped")) : heldBody("a", Promise.resolve(), "b"),
+          {
+            headers: new URL(req.url).pathname === "/gzip" ? { "content-encoding": "gzip" } : {},
+          },
+        ),
+    );
+    const url = `http://127.0.0.1:${server.port}`;
+    expect(tapBody(await fetch(`${url}/`), recordingTap().tap)).toBe(false);
+    const c = client();
+    const gzip = await within(c.fetch(`${url}/gzip`, {}), 3_000, "fetch");
+    expect(tapBody(gzip, recordingTap().tap)).toBe(false);
+    expect(await gzip.text()).toBe("zipped");
+    const whole = await within(c.fetch(`${url}/`, {}), 3_000, "fetch");
+    // Whether it came whole or streamed, its bytes are all there whichever way it is taken.
+    const { tap, log, text } = recordingTap();
+    if (tapBody(whole, tap)) expect(await eventually(() => log.at(-1) === "end", 3_000)).toBe(true);
+    else expect(await whole.text()).toBe("ab");
+    if (log.length) expect(text()).toBe("ab");
   });
 });
 
