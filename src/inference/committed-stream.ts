@@ -1,9 +1,8 @@
 // The client's side of a streaming call once its first content has arrived: no fallback any more.
-// It takes the upstream one network delivery at a time (never buffering to the end), runs decode →
+// It reads the upstream one network chunk at a time (never buffering to the end), runs decode →
 // translate → encode synchronously for what arrived, enforces the idle and total timeouts, writes SSE
 // keep-alive comments during silences, settles the attempt exactly once, and aborts the upstream
-// request when the client goes away. A pushed (tapped) upstream body is handled inside the socket's
-// data handler as each delivery arrives; any other body is read in a loop of awaited reads.
+// request when the client goes away.
 import type { DeltaEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
@@ -58,18 +57,11 @@ class CommittedStream {
   private lastWrite = performance.now();
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private readonly deadline: number;
-  /** The last wait was bounded by the total limit rather than the idle one (for the timeout's message). */
-  private totalBound = false;
-  /** Pushed body: ends pump's promise; `draining` and `again` keep the handler from running inside itself. */
-  private release: (() => void) | null = null;
-  private draining = false;
-  private again = false;
-  // The client going away aborts the upstream read; a read loop then ends on its own, but if the body
-  // was never pulled (the client left before the response started) or is pushed, nothing else would
-  // settle the attempt, so it is settled here.
+  // The client going away aborts the upstream read; if the body was never pulled (the client left
+  // before the response started), nothing else would settle the attempt, so it is settled here.
   private readonly onClientGone = () => {
     this.s.events.cancel();
-    if (!this.sink || this.s.events.pushed) this.cancelled();
+    if (!this.sink) this.cancelled();
   };
 
   constructor(
@@ -109,65 +101,24 @@ class CommittedStream {
     }
   }
 
-  private pump(): Promise<void> {
-    const events = this.s.events;
-    if (!events.pushed) return this.readLoop();
-    return new Promise((resolve) => {
-      this.release = resolve;
-      events.listen(() => this.onArrival());
-      this.onArrival();
-    });
-  }
-
-  /** A body read with a reader: one network read at a time, awaited on the reader's own promise. */
-  private async readLoop(): Promise<void> {
-    const events = this.s.events;
-    while (!this.drain()) {
-      try {
-        events.accept(await events.read(this.waitMs()));
-      } catch (err) {
-        events.readFailed(err);
-      }
-      if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
-    }
-  }
-
-  /** A pushed body: what arrived is handled now; a failure to write means the client is gone. */
-  private onArrival(): void {
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = true;
-    try {
-      do {
-        this.again = false;
-        if (this.finished) return;
-        if (this.site.ctx.signal.aborted) return this.cancelled();
-        if (!this.drain()) this.s.events.waitMs(this.waitMs());
-      } while (this.again);
-    } catch {
-      this.cancelled();
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  /** How long the next arrival may take: the idle limit, or what is left of the total one. */
-  private waitMs(): number {
-    const idle = this.s.plan.candidate.provider.idleTimeoutMs;
-    const left = this.deadline - performance.now();
-    this.totalBound = left <= idle;
-    return Math.max(1, Math.min(idle, left));
-  }
-
-  /** Handles every event that is ready; true when the stream is over, false when it needs more from upstream. */
-  private drain(): boolean {
+  private async pump(): Promise<void> {
     const provider = this.s.plan.candidate.provider;
     const events = this.s.events;
+    let totalBound = false;
     for (;;) {
       const r = events.take();
-      if (r === null) return false;
+      if (r === null) {
+        // Nothing queued: one network read (its events queue up), awaited on the reader's own promise.
+        const left = this.deadline - performance.now();
+        totalBound = left <= provider.idleTimeoutMs;
+        try {
+          events.accept(await events.read(Math.max(1, Math.min(provider.idleTimeoutMs, left))));
+        } catch (err) {
+          events.readFailed(err);
+        }
+        if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
+        continue;
+      }
       if (r.type === "delta") {
         this.write(this.enc.push(r));
         continue;
@@ -176,18 +127,16 @@ class CommittedStream {
         this.s.usage = r.usage;
         continue;
       }
-      if (r.type === "error") this.fail(r.error);
-      else if (r.type === "end") {
+      if (r.type === "error") return this.fail(r.error);
+      if (r.type === "end") {
         const settled = this.finish(200, null);
-        if (settled) this.end({ type: "done", ...settled });
-      } else if (r.type === "broken") this.fail(transportError(r.err, provider.id));
-      else {
-        const message = this.totalBound
-          ? `Provider '${provider.id}' stream exceeded its total time limit.`
-          : `Provider '${provider.id}' went silent mid-stream.`;
-        this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
+        return settled ? this.end({ type: "done", ...settled }) : undefined;
       }
-      return true;
+      if (r.type === "broken") return this.fail(transportError(r.err, provider.id));
+      const message = totalBound
+        ? `Provider '${provider.id}' stream exceeded its total time limit.`
+        : `Provider '${provider.id}' went silent mid-stream.`;
+      return this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
     }
   }
 
@@ -228,8 +177,6 @@ class CommittedStream {
     if (this.finished) return null;
     this.finished = true;
     clearInterval(this.keepAlive);
-    // A pushed body's pump ends here (its promise settles after the last write, which follows synchronously).
-    this.release?.();
     const { deps, ctx, prepared, log, onSettled } = this.site;
     const s = this.s;
     const c = s.plan.candidate;

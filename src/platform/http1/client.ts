@@ -18,8 +18,7 @@ import type { Socket } from "bun";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
-import { codingOf, concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
-import { offerTap, type BodyTap } from "./body-tap";
+import { concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
 
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -52,12 +51,6 @@ interface Exchange {
   onAbort: (() => void) | null;
   /** Set once the head is in: the body's controller (null when the body came whole with the head). */
   body: ReadableStreamDefaultController<Bytes> | null;
-  /** Or the consumer took the body as callbacks (body-tap.ts). */
-  tap: BodyTap | null;
-  /** Answered with a streaming body whose consumer has not chosen stream or tap yet: pieces wait in `early`. */
-  undecided: boolean;
-  /** How the body ended while undecided: true (complete) or the failure; null while it goes on. */
-  outcome: true | { err: unknown } | null;
   responded: boolean;
   /** The request as written, kept to retry it once on a fresh connection (see onClosed). */
   payload: string | Uint8Array;
@@ -66,7 +59,7 @@ interface Exchange {
   retried: boolean;
   /** The connection carrying it (a retry moves it to a fresh one). */
   conn: Conn | null;
-  /** Pieces of the body not yet handed on: those that came with the head, then any before the consumer chose. */
+  /** Pieces of a body that arrived with its head, collected until the end or the head's delivery ends. */
   early: Bytes[] | null;
   head: ResponseHead | null;
 }
@@ -106,8 +99,6 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     if (!x) return;
     settle(x);
     if (!x.responded) x.reject(err);
-    else if (x.tap) x.tap.error(err);
-    else if (x.undecided) x.outcome = { err };
     else if (x.body) {
       try {
         x.body.error(err);
@@ -127,95 +118,41 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     write(c, x.payload);
   };
 
-  /**
-   * The parser's sink for one connection: what it finds goes to the connection's current exchange. A
-   * tap's consumer may abort the exchange from inside its data callback, in the middle of a delivery:
-   * what the parser finds after that belongs to nobody and is dropped.
-   */
+  /** The parser's sink for one connection: what it finds goes to the connection's current exchange. */
   const sinkFor = (c: Conn): ResponseSink => ({
     head: (head) => {
-      const x = c.exchange;
-      if (!x) return;
+      const x = c.exchange!;
       x.head = head;
       // The rest of this delivery may hold the whole body: then the Response gets it as bytes (no stream).
       x.early = [];
     },
     body: (piece) => {
-      const x = c.exchange;
+      const x = c.exchange!;
       // A view into the delivery, not a copy: Bun hands each socket read over in a buffer of its own
       // (never reused; http1-client.test.ts checks it).
-      if (!x) return;
       if (x.early) x.early.push(piece as Bytes);
-      else if (x.tap) x.tap.data(piece as Bytes);
       else x.body?.enqueue(piece as Bytes);
     },
-    end: (keepAlive) => {
-      if (c.exchange) onEnd(c, c.exchange, keepAlive);
-    },
+    end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
   });
 
-  /**
-   * After each delivery: a head that arrived without its whole body answers now, with a streaming body.
-   * Unless that body must be decoded, its consumer then chooses how to take it: reading the stream (the
-   * first read pulls what waited) or a tap (offered through body-tap.ts); pieces wait in `early` until then.
-   */
+  /** After each delivery: a head that arrived without its whole body answers now, with a streaming body. */
   const flushHead = (c: Conn, x: Exchange) => {
     if (!x.head || x.responded) return;
-    const cancel = () => {
-      if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
-    };
-    if (codingOf(x.head)) {
-      const early = x.early!;
-      x.early = null;
-      const stream = new ReadableStream<Bytes>({
-        start: (controller) => {
-          x.body = controller;
-          for (const piece of early) controller.enqueue(piece);
-        },
-        cancel,
-      });
-      return answer(x, respond(x.head, stream));
-    }
-    x.undecided = true;
-    // highWaterMark 0: pull runs at the first read, not as soon as the stream exists.
-    const stream = new ReadableStream<Bytes>(
-      {
-        pull: (controller) => {
-          if (!decide(x, controller, null) && x.tap) controller.error(new TypeError("the body was taken by a tap"));
-        },
-        cancel,
+    const early = x.early!;
+    x.early = null;
+    const stream = new ReadableStream<Bytes>({
+      start: (controller) => {
+        x.body = controller;
+        for (const piece of early) controller.enqueue(piece);
       },
-      { highWaterMark: 0 },
-    );
+      cancel: () => {
+        if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
+      },
+    });
     const res = respond(x.head, stream);
-    offerTap(res, (tap) => decide(x, null, tap));
-    answer(x, res);
-  };
-
-  const answer = (x: Exchange, res: Response) => {
     x.responded = true;
     x.resolve(res);
-  };
-
-  /** The consumer's choice (the stream's first pull, or a tap): what waited goes to it, then the rest as it comes. */
-  const decide = (x: Exchange, controller: ReadableStreamDefaultController<Bytes> | null, tap: BodyTap | null): boolean => {
-    if (!x.undecided) return false;
-    x.undecided = false;
-    const early = x.early ?? [];
-    x.early = null;
-    const outcome = x.outcome;
-    if (tap) {
-      x.tap = tap;
-      for (const piece of early) tap.data(piece);
-      if (outcome === true) tap.end();
-      else if (outcome) tap.error(outcome.err);
-      return true;
-    }
-    x.body = controller;
-    for (const piece of early) controller!.enqueue(piece);
-    if (outcome === true) controller!.close();
-    else if (outcome) controller!.error(outcome.err);
-    return true;
   };
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
@@ -232,9 +169,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       }
       x.responded = true;
       x.resolve(res);
-    } else if (x.tap) x.tap.end();
-    else if (x.undecided) x.outcome = true;
-    else x.body?.close();
+    } else x.body?.close();
     c.exchange = null;
     c.socket?.unref();
     settle(x);
@@ -376,9 +311,6 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         signal,
         onAbort: null,
         body: null,
-        tap: null,
-        undecided: false,
-        outcome: null,
         responded: false,
         payload,
         noBody: method === "HEAD",

@@ -12,16 +12,10 @@ const DECODINGS: Record<string, CompressionFormat | "brotli" | "zstd"> = {
   zstd: "zstd",
 };
 
-/** The content coding the body must be decoded from, or null when it comes as it is. */
-export function codingOf(head: ResponseHead): string | null {
+export function respond(head: ResponseHead, body: ReadableStream<Bytes> | Bytes | null): Response {
   let encoding: string | undefined;
   for (const [k, v] of head.headers) if (k === "content-encoding") encoding = v.trim().toLowerCase();
-  return encoding && encoding !== "identity" ? encoding : null;
-}
-
-export function respond(head: ResponseHead, body: ReadableStream<Bytes> | Bytes | null): Response {
-  const encoding = codingOf(head);
-  if (encoding && body !== null) {
+  if (encoding && encoding !== "identity" && body !== null) {
     const format = DECODINGS[encoding];
     if (!format) throw new TypeError(`unsupported content-encoding from upstream: ${encoding}`);
     const source = body instanceof Uint8Array ? new Blob([body]).stream() : body;
