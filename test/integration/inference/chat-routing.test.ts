@@ -124,10 +124,9 @@ for (const client of ["fetch", "sockets"] as const) {
         expect((await chat(body)).status).toBe(200);
       });
 
-      test("no fallback once streaming has started: the stream ends with an error event", async () => {
-        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
-        g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "one two three four five six", hangAfterChunks: 2 });
-        const r = await g.s.fetch("/v1/chat/completions", {
+      /** A streamed call of acme/chat routed by cost: gamma first, alpha as its fallback. */
+      const streamCheapest = () =>
+        g.s.fetch("/v1/chat/completions", {
           method: "POST",
           body: JSON.stringify({
             model: "acme/chat",
@@ -136,6 +135,11 @@ for (const client of ["fetch", "sockets"] as const) {
             gateway: { routing: { optimize: "cost" } },
           }),
         });
+
+      test("no fallback once streaming has started: the stream ends with an error event", async () => {
+        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
+        g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "one two three four five six", hangAfterChunks: 2 });
+        const r = await streamCheapest();
         expect(r.status).toBe(200);
         const text = await r.text();
         expect(text).toContain('"role":"assistant"');
@@ -144,6 +148,18 @@ for (const client of ["fetch", "sockets"] as const) {
         expect(providersHit()).toEqual(["gamma"]);
         // The server keeps serving.
         expect((await chat({ model: "acme/openai-only" })).status).toBe(200);
+      });
+
+      test("a stream whose headers come but whose first token does not (first_byte_timeout_ms) falls back to the next route", async () => {
+        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
+        g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "never sent", hangAfterChunks: 0 });
+        const r = await streamCheapest();
+        expect(r.status).toBe(200);
+        const text = await r.text();
+        expect(text).toContain('"provider":"alpha"');
+        expect(text).not.toContain("never sent");
+        expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+        expect(providersHit()).toEqual(["gamma", "alpha"]);
       });
 
       test("an Anthropic stream that fails right after message_start still falls back (no content had been sent)", async () => {
