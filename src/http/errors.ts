@@ -45,7 +45,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   budget_exceeded: "An enforced budget's limit for the current period has been reached.",
   insufficient_credits: "The workspace's credit balance is not positive.",
   internal_error: "An unexpected error; the request id identifies it in the server log.",
-  provider_error: "The upstream provider failed or answered with an error.",
+  provider_error:
+    "The upstream provider failed or answered with an error (a redirect included: redirects are not followed, the message names where it points).",
   provider_validation_unavailable: "The provider could not be reached to validate a BYOK secret; nothing was saved. Retry.",
   no_provider_available: "Routes exist but none can serve now (open circuits, or every attempt failed).",
   provider_timeout: "The upstream provider did not answer in time.",

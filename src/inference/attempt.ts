@@ -47,7 +47,8 @@ export function planAttempt(
     target,
     apiKeySource: cred.source,
     url: built.url,
-    init: { method: "POST", headers: built.headers, body: built.body },
+    // Redirects are not followed (they would carry the credential elsewhere): upstream-errors.ts.
+    init: { method: "POST", headers: built.headers, body: built.body, redirect: "manual" },
     warnings: built.warnings,
   };
 }

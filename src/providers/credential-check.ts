@@ -15,7 +15,13 @@ export interface CredentialProbe {
 export async function probeCredential(probe: CredentialProbe): Promise<CredentialCheck> {
   let res: Response;
   try {
-    res = await probe.fetchImpl(probe.url, { method: "GET", headers: probe.headers, signal: AbortSignal.timeout(probe.timeoutMs) });
+    // Not following redirects: the secret being checked would go wherever they point (upstream-errors.ts).
+    res = await probe.fetchImpl(probe.url, {
+      method: "GET",
+      headers: probe.headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(probe.timeoutMs),
+    });
   } catch (err) {
     const timedOut = err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError");
     return { ok: false, kind: "unavailable", message: timedOut ? "Provider did not answer in time" : "Provider could not be reached" };

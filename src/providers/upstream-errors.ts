@@ -8,6 +8,7 @@ const MAX_MESSAGE_CHARS = 500;
 
 export function classifyStatus(status: number, message: string, headers: Headers, now: number = Date.now()): UpstreamError {
   const { code, retryable } = statusRule(status);
+  if (status >= 300 && status < 400) message = redirectMessage(status, headers.get("location"));
   const error: UpstreamError = { code, status, retryable, message: redactSecrets(message).slice(0, MAX_MESSAGE_CHARS) };
   const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
   if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
@@ -15,6 +16,9 @@ export function classifyStatus(status: number, message: string, headers: Headers
 }
 
 function statusRule(status: number): { code: UpstreamErrorCode; retryable: boolean } {
+  // A redirect is the provider's (or its base_url's) problem, not the caller's: upstream requests do
+  // not follow redirects (see redirectMessage), so another provider may still answer.
+  if (status >= 300 && status < 400) return { code: "provider_error", retryable: true };
   if (status === 401 || status === 403) return { code: "auth_failed", retryable: true };
   if (status === 429) return { code: "rate_limited", retryable: true };
   if (status === 408 || status === 504) return { code: "provider_timeout", retryable: true };
@@ -54,6 +58,17 @@ function looksLikeSecret(word: string): boolean {
   if (SECRET_PREFIXES.some((p) => bare.startsWith(p))) return true;
   // Long unbroken tokens of key alphabet (no spaces, mixed letters and digits) are keys, not prose.
   return bare.length >= 32 && /^[A-Za-z0-9_\-*.]+$/.test(bare) && /\d/.test(bare) && /[A-Za-z]/.test(bare);
+}
+
+/**
+ * Upstream requests go with `redirect: "manual"` (the socket client never follows one either): following
+ * a redirect would send the provider's credential headers (`x-api-key`, `x-goog-api-key`) to wherever it
+ * points, and a POST answered 301/302/303 would be re-sent as a GET. The operator is told where to point
+ * the provider instead.
+ */
+function redirectMessage(status: number, location: string | null): string {
+  const where = location ? ` to ${location}` : "";
+  return `Upstream answered HTTP ${status}, a redirect${where}; the gateway does not follow redirects: set the provider's base_url to the address it moved to.`;
 }
 
 /** Fallback message when the body is not the provider's error JSON (an HTML proxy page, empty body). */

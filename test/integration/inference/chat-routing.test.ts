@@ -101,6 +101,19 @@ for (const client of ["fetch", "sockets"] as const) {
         });
       }
 
+      test("a provider answering with a redirect is a provider error naming where it points, and the redirect is not followed", async () => {
+        // Port 1 has nothing listening: following the redirect would end as "could not reach".
+        const location = "http://127.0.0.1:1/moved/v1/chat/completions";
+        g.mock.setScript({ provider: "alpha" }, { kind: "error", status: 308, headers: { location } });
+        const r = await chat({ model: "acme/openai-only" });
+        expect(r.status).toBe(502);
+        expect(r.json.error!.code).toBe("provider_error");
+        expect(r.json.error!.message).toContain(`HTTP 308, a redirect to ${location}`);
+        expect(providersHit()).toEqual(["alpha"]);
+        // Counted against the route like any provider error; cleared so the circuit test starts fresh.
+        g.s.deps.health.recordSuccess("alpha/alpha-solo", { latencyMs: 1 }, Date.now());
+      });
+
       test("a caller error (upstream 400) is returned at once, without fallback", async () => {
         g.mock.setScript({ provider: "gamma" }, { kind: "error", status: 400, message: "temperature is out of range for this model" });
         const r = await chat({ model: "acme/chat", gateway: { routing: { optimize: "cost" } } });

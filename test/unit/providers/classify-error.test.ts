@@ -70,6 +70,23 @@ describe("classifyError messages and hints", () => {
     expect(adapterFor("gemini").classifyError(429, readFixture("gemini/error-429.json"), new Headers()).retryAfterMs).toBe(13000);
   });
 
+  for (const status of [301, 307, 308]) {
+    test(`a ${status} redirect is the provider's error (retryable, never the caller's) and names where it points`, () => {
+      for (const adapter of ADAPTERS) {
+        const error = adapterFor(adapter).classifyError(
+          status,
+          "<html>Moved</html>",
+          new Headers({ location: "https://api.example.com/v2" }),
+        );
+        expect(error.code).toBe("provider_error");
+        expect(error.retryable).toBe(true);
+        expect(error.status).toBe(status);
+        expect(error.message).toContain(`HTTP ${status}, a redirect to https://api.example.com/v2`);
+        expect(error.message).toContain("base_url");
+      }
+    });
+  }
+
   test("a body that is not JSON gives a generic message with the status", () => {
     expect(adapterFor("anthropic").classifyError(502, "<html>Bad gateway</html>", new Headers()).message).toBe(
       "Upstream answered HTTP 502",

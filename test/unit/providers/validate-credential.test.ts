@@ -50,6 +50,19 @@ describe("validateCredential", () => {
     });
   }
 
+  test("a redirect is not followed (the secret would go with it): unavailable, naming the status", async () => {
+    const elsewhere = await startMockUpstream({ apiKeys: { good: GOOD } });
+    const location = `${elsewhere.baseUrl("openai", "good")}/models`;
+    mock.setScript({ provider: "moved", route: "models" }, { kind: "error", status: 308, headers: { location } });
+    try {
+      const result = await adapterFor("openai").validateCredential(mock.baseUrl("openai", "moved"), GOOD, 2000);
+      expect(result).toEqual({ ok: false, kind: "unavailable", message: "Provider answered HTTP 308 during validation" });
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
   test("a refused connection is unavailable", async () => {
     const closed = await startMockUpstream();
     const url = closed.baseUrl("openai");
