@@ -17,9 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { cpuTicks, pinned, pinSelf, spawnChild, threadStats, ticksToMicros, waitForOutput, type Child, type ThreadStat } from "./procs";
+import { cpuTicks, pinSelf, threadStats, ticksToMicros, type ThreadStat } from "./procs";
 import { median } from "./report";
-import { ROOT, adminKey, startBareProxy, startGateway, startMock, writeConfig } from "./targets";
+import { adminKey, startBareProxy, startGateway, startMinimal, startMock, writeConfig } from "./targets";
 
 const { values: o } = parseArgs({
   args: Bun.argv.slice(2),
@@ -34,12 +34,6 @@ const json = o.json;
 const FIELDS = ["user", "system", "voluntary", "involuntary"] as const;
 const concurrency = Number(o.concurrency);
 const unit = json ? "request" : "stream";
-
-async function startMinimal(upstream: string, client: "fetch" | "sockets", burnUs = "0"): Promise<{ child: Child; url: string }> {
-  const cmd = pinned([process.execPath, join(ROOT, "bench/minimal-proxy.ts")], 1);
-  const child = spawnChild(`minimal proxy (${client})`, cmd, { PORT: "0", UPSTREAM: upstream, CLIENT: client, BURN_US: burnUs });
-  return { child, url: `http://127.0.0.1:${await waitForOutput(child, /"port":(\d+)/)}` };
-}
 
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-floor-"));
@@ -57,11 +51,11 @@ const started = [
     : await Promise.all(
         (["fetch", "sockets"] as const).map(async (client) => ({
           name: `minimal, ${client}, +${o.burn} µs`,
-          up: await startMinimal(mock.url, client, o.burn),
+          up: await startMinimal(mock.url, client, { BURN_US: o.burn }),
           gateway: false,
         })),
       )),
-  { name: "Switchyard, fetch", up: await startGateway(g, { db: "fetch.db" }), gateway: true },
+  { name: "Switchyard, fetch", up: await startGateway(g, { db: "fetch.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "fetch" } }), gateway: true },
   {
     name: "Switchyard, sockets",
     up: await startGateway(g, { db: "sockets.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "sockets" } }),

@@ -1,4 +1,4 @@
-// `bun bench/perf-js.ts [--stream] [requests] [KEY=VALUE …]`: where the gateway's JavaScript thread spends its CPU,
+// `bun bench/perf-js.ts [--stream] [--minimal] [requests] [KEY=VALUE …]`: where the gateway's JavaScript thread spends its CPU,
 // native time included, from `perf` (software clock, call graphs) rather than Bun's 1 ms sampler.
 // Bun ships without symbols, so native frames stay addresses; JSC writes its JIT code map as a jitdump
 // (BUN_JSC_useJITDump), which this turns into /tmp/perf-<pid>.map so that perf names the JIT'd
@@ -6,14 +6,17 @@
 // (native callees included: JSON, fetch, SQLite, Bun.gc…), or to "no JS frame" (event loop, sends).
 // Found this way: under 32 streams, the memory governor's forced collections were ~12 % of the JS
 // thread. Needs `perf` with access to the process (root, or perf_event_paranoid ≤ 1).
+// `--minimal`: the same for bench/minimal-proxy.ts on the socket client (the floor a JS gateway starts
+// from), to set beside the gateway's split.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp, type Target } from "./load";
 import { pinSelf, envArgs } from "./procs";
-import { adminKey, startGateway, startMock, writeConfig } from "./targets";
+import { adminKey, startGateway, startMinimal, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
+const minimal = Bun.argv.includes("--minimal");
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
 const extraEnv = envArgs();
 const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
@@ -107,13 +110,19 @@ const mock = streams ? await startMock(20, 5) : await startMock(0, 0);
 const key = adminKey();
 const jd = join(dir, "jitdump");
 await Bun.$`mkdir -p ${jd}`;
-const gw = await startGateway(
-  { dir, configPath: writeConfig(dir, mock.url), adminKey: key },
-  { env: { ...extraEnv, BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jd } },
-);
+const jitEnv = { ...extraEnv, BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jd };
+const gw = minimal
+  ? await startMinimal(mock.url, "sockets", jitEnv)
+  : await startGateway({ dir, configPath: writeConfig(dir, mock.url), adminKey: key }, { env: jitEnv });
 try {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const t: Target = { name: "switchyard", url: `${gw.url}/v1/chat/completions`, headers, pid: gw.child.pid, expectRouting: true };
+  const t: Target = {
+    name: minimal ? "proxy" : "switchyard",
+    url: `${gw.url}/v1/chat/completions`,
+    headers,
+    pid: gw.child.pid,
+    expectRouting: !minimal,
+  };
   const load = (n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
   await warmUp(t);
   const data = join(dir, "perf.data");

@@ -29,6 +29,16 @@ export async function startBareProxy(upstream: string): Promise<Upstream> {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * bench/minimal-proxy.ts, pinned to core 1: the cheapest JS proxy that reads every SSE event, on fetch or
+ * the socket client; `env` adds variables (BURN_US, a profiler's switches).
+ */
+export async function startMinimal(upstream: string, client: "fetch" | "sockets", env: Record<string, string> = {}): Promise<Upstream> {
+  const cmd = pinned([BUN, join(ROOT, "bench/minimal-proxy.ts")], 1);
+  const child = spawnChild(`minimal proxy (${client})`, cmd, { PORT: "0", UPSTREAM: upstream, CLIENT: client, ...env });
+  return { child, url: `http://127.0.0.1:${await waitForOutput(child, /"port":(\d+)/)}` };
+}
+
 const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 export function adminKey(): string {
