@@ -16,6 +16,13 @@
 // medians of N processes, and a change is believable when every process of one side beats every one of
 // the other. --warmup / --warmup-streams (30,000 requests, 14,336 streams: until the JIT's optimising
 // compiles are over; WARMUP in load.ts).
+// --together: each round loads A_k and B_k at the same time instead of one after the other. The VM's speed
+// drifts by up to 1.5x between consecutive runs (the same minimal proxy measured 412 and 678 µs per stream
+// a minute apart), and alternating rounds only spreads that drift; loaded together on the same core, a
+// pair sees the same machine, so the ratio B_k ÷ A_k of each round is printed too, and its median is the
+// figure to read. Checked A against A (2026-11-27, 32 streams, three pairs, four rounds): paired median
+// 0.98, quartiles 0.97–1.00, where alternating rounds had put identical code at 0.89 or 1.02: a change
+// below ~3 % still cannot be told from a process's own luck (one pair sat at 0.96 throughout).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +46,7 @@ const { values: o } = parseArgs({
     "a-binary": { type: "string" },
     "b-binary": { type: "string" },
     processes: { type: "string", default: "3" },
+    together: { type: "boolean", default: false },
     warmup: { type: "string", default: String(WARMUP.requests) },
     "warmup-streams": { type: "string", default: String(WARMUP.streams) },
   },
@@ -116,11 +124,32 @@ async function main(): Promise<void> {
     }
     const cpu = all.map(() => [] as number[]);
     const unit = streaming ? "stream" : "request";
+    const ratios: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? all.map((_, i) => i) : all.map((_, i) => all.length - 1 - i);
-      for (const i of order) cpu[i]!.push(await round(all[i]!.t));
+      if (o.together) {
+        // all[] is A0 B0 A1 B1 …: pair k is entries 2k and 2k + 1.
+        for (let k = 0; k < processes; k++) {
+          // The side whose load starts first alternates by round (it could favour one side).
+          const [a, b] =
+            r % 2 === 0
+              ? await Promise.all([round(all[2 * k]!.t), round(all[2 * k + 1]!.t)])
+              : (await Promise.all([round(all[2 * k + 1]!.t), round(all[2 * k]!.t)])).reverse();
+          cpu[2 * k]!.push(a);
+          cpu[2 * k + 1]!.push(b);
+          ratios.push(b / a);
+        }
+      } else {
+        const order = r % 2 === 0 ? all.map((_, i) => i) : all.map((_, i) => all.length - 1 - i);
+        for (const i of order) cpu[i]!.push(await round(all[i]!.t));
+      }
       const line = all.map((x, i) => `${"AB"[x.side]}${x.k} ${cpu[i]!.at(-1)!.toFixed(0)}`).join("  ");
-      process.stdout.write(`round ${r + 1}: ${line} µs per ${unit}\n`);
+      const paired = o.together
+        ? `  (B ÷ A ${ratios
+            .slice(-processes)
+            .map((v) => v.toFixed(2))
+            .join(" ")})`
+        : "";
+      process.stdout.write(`round ${r + 1}: ${line} µs per ${unit}${paired}\n`);
     }
     const medians = all.map((_, i) => median(cpu[i]!));
     const of = (side: 0 | 1) => medians.filter((_, i) => all[i]!.side === side);
@@ -140,6 +169,13 @@ async function main(): Promise<void> {
         .join("/")} µs per ${unit}\n` +
         `median: A ${ma.toFixed(0)}  B ${mb.toFixed(0)} (B ÷ A ${(mb / ma).toFixed(2)}; ${clear}); RSS MB: ${rss}\n`,
     );
+    if (o.together) {
+      const sorted = [...ratios].sort((x, y) => x - y);
+      const q = (f: number) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))]!.toFixed(2);
+      process.stdout.write(
+        `paired B ÷ A over ${ratios.length} pairs: median ${median(ratios).toFixed(2)}, quartiles ${q(0.25)}–${q(0.75)}\n`,
+      );
+    }
   } finally {
     for (const u of started) await u.child.stop();
     rmSync(dir, { recursive: true, force: true });
