@@ -67,8 +67,14 @@ function looksLikeSecret(word: string): boolean {
  * the provider instead.
  */
 function redirectMessage(status: number, location: string | null): string {
-  const where = location ? ` to ${location}` : "";
+  const where = location ? ` to ${withoutQuery(location)}` : "";
   return `Upstream answered HTTP ${status}, a redirect${where}; the gateway does not follow redirects: set the provider's base_url to the address it moved to.`;
+}
+
+/** A Location without its query or fragment: those may carry a token, and the message reaches clients and logs. */
+function withoutQuery(location: string): string {
+  const cut = location.search(/[?#]/);
+  return cut < 0 ? location : location.slice(0, cut);
 }
 
 /** Fallback message when the body is not the provider's error JSON (an HTML proxy page, empty body). */

@@ -87,6 +87,13 @@ describe("classifyError messages and hints", () => {
     });
   }
 
+  test("a redirect's Location is named without its query, which may carry a token", () => {
+    const headers = new Headers({ location: "https://api.example.com/v2/models?key=AIzaSyA-0123456789abcdefghijklmnopqrstu#x" });
+    const error = adapterFor("gemini").classifyError(302, "", headers);
+    expect(error.message).toContain("a redirect to https://api.example.com/v2/models;");
+    expect(error.message).not.toContain("AIza");
+  });
+
   test("a body that is not JSON gives a generic message with the status", () => {
     expect(adapterFor("anthropic").classifyError(502, "<html>Bad gateway</html>", new Headers()).message).toBe(
       "Upstream answered HTTP 502",
