@@ -137,9 +137,14 @@ for (const client of ["fetch", "sockets"] as const) {
         expect((await chat(body)).status).toBe(200);
       });
 
-      /** A streamed call of acme/chat routed by cost: gamma first, alpha as its fallback. */
-      const streamCheapest = () =>
-        g.s.fetch("/v1/chat/completions", {
+      /**
+       * A streamed call of acme/chat routed by cost, gamma (first, with a good record) scripted to
+       * `behaviour` and alpha as its fallback; the response is a 200 ending in [DONE]; gives its text.
+       */
+      const streamFromGamma = async (behaviour: Parameters<typeof g.mock.setScript>[1]) => {
+        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
+        g.mock.setScript({ provider: "gamma" }, behaviour);
+        const r = await g.s.fetch("/v1/chat/completions", {
           method: "POST",
           body: JSON.stringify({
             model: "acme/chat",
@@ -148,30 +153,25 @@ for (const client of ["fetch", "sockets"] as const) {
             gateway: { routing: { optimize: "cost" } },
           }),
         });
-
-      test("no fallback once streaming has started: the stream ends with an error event", async () => {
-        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
-        g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "one two three four five six", hangAfterChunks: 2 });
-        const r = await streamCheapest();
         expect(r.status).toBe(200);
         const text = await r.text();
+        expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+        return text;
+      };
+
+      test("no fallback once streaming has started: the stream ends with an error event", async () => {
+        const text = await streamFromGamma({ kind: "reply", text: "one two three four five six", hangAfterChunks: 2 });
         expect(text).toContain('"role":"assistant"');
         expect(text).toContain('"code":"provider_timeout"');
-        expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
         expect(providersHit()).toEqual(["gamma"]);
         // The server keeps serving.
         expect((await chat({ model: "acme/openai-only" })).status).toBe(200);
       });
 
       test("a stream whose headers come but whose first token does not (first_byte_timeout_ms) falls back to the next route", async () => {
-        g.s.deps.health.recordSuccess("gamma/gamma-chat", { latencyMs: 1 }, Date.now());
-        g.mock.setScript({ provider: "gamma" }, { kind: "reply", text: "never sent", hangAfterChunks: 0 });
-        const r = await streamCheapest();
-        expect(r.status).toBe(200);
-        const text = await r.text();
+        const text = await streamFromGamma({ kind: "reply", text: "never sent", hangAfterChunks: 0 });
         expect(text).toContain('"provider":"alpha"');
         expect(text).not.toContain("never sent");
-        expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
         expect(providersHit()).toEqual(["gamma", "alpha"]);
       });
 
