@@ -2,34 +2,43 @@
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import type { Deps } from "./deps";
-import { edge } from "./http/edge";
+import { edge, edgeSteps } from "./http/edge";
+import { hotRoutes } from "./http/hot-routes";
 import { systemRoutes } from "./http/system-routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
 import { modelsRoutes } from "./catalog/models-routes";
-import { chatRoutes } from "./inference/chat/routes";
-import { responsesRoutes } from "./inference/responses/routes";
-import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
+import { chatHotRoute, chatRoutes } from "./inference/chat/routes";
+import { responsesHotRoute, responsesRoutes } from "./inference/responses/routes";
+import { messagesErrorRenderer, messagesHotRoute, messagesRoutes } from "./inference/messages/routes";
 import { managementRoutes } from "./management/routes";
 import { rateClassFor } from "./management/route-table";
-import { builtinClass, rateLimit } from "./http/rate-limit";
+import { builtinClass, rateCheck, rateLimit, type PeerAddress } from "./http/rate-limit";
 
 export const VERSION = "0.1.0";
 
 export function createApp(deps: Deps) {
   const inferenceRoutes = { inference: deps.inference, keys: deps.keys };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
+  const steps = edgeSteps(deps.logger, [messagesErrorRenderer]);
+  const limit = rateCheck(
+    deps.limiter,
+    (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,
+    deps.config.trustedProxies,
+  );
+  let server: { requestIP(r: Request): { address: string } | null } | null = null;
+  const peer: PeerAddress = (request) => server?.requestIP(request)?.address ?? "unknown";
+  // The inference POSTs are served from Bun's route table ahead of Elysia's (hot-routes.ts: why).
+  const hot = hotRoutes(
+    [chatHotRoute(inferenceRoutes), responsesHotRoute(inferenceRoutes), messagesHotRoute(inferenceRoutes)],
+    steps,
+    limit,
+  );
   // normalize off: the body schemas say what is accepted (unknown gateway fields are a 400, not silently
   // dropped), and the per-request object mirroring it costs is avoided.
-  const app = new Elysia({ normalize: false })
-    .use(edge(deps.logger, [messagesErrorRenderer]))
-    .use(
-      rateLimit(
-        deps.limiter,
-        (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,
-        deps.config.trustedProxies,
-      ),
-    )
+  const app = new Elysia({ normalize: false, serve: { routes: hot } })
+    .use(edge(steps))
+    .use(rateLimit(limit, peer))
     .use(
       openapi({
         provider: null,
@@ -57,7 +66,10 @@ export function createApp(deps: Deps) {
     .use(responsesRoutes(inferenceRoutes))
     .use(messagesRoutes(inferenceRoutes))
     .use(managementRoutes(deps.management))
-    .use(docsRoutes(getSpec));
+    .use(docsRoutes(getSpec))
+    .onStart(({ server: s }) => {
+      server = s;
+    });
   return app;
 }
 export type App = ReturnType<typeof createApp>;

@@ -31,7 +31,22 @@ function validationError(error: ValidationLike): ApiError {
 
 export type ErrorRenderer = (err: ApiError, request: Request, requestId: string) => Response | undefined;
 
-export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
+/**
+ * The edge's steps as plain functions: the Elysia hooks below run them, and so do the hot routes
+ * (hot-routes.ts), which serve the inference POSTs without Elysia's per-request composition.
+ */
+export interface EdgeSteps {
+  /** Gives the request its ID (the client's X-Request-ID when plain, else a new one) and returns it. */
+  tag(request: Request): string;
+  /** Any failure → the error response (our envelope, or a route's own shape through the renderers). */
+  failure(code: unknown, error: unknown, request: Request, path: string): Response;
+  /** One JSON log line per request at the info level (nothing below it). */
+  log(request: Request, path: string, status: number): void;
+  /** Whether log writes anything (below info, no after-response hook is installed). */
+  timed: boolean;
+}
+
+export function edgeSteps(logger: Logger, renderers: ErrorRenderer[] = []): EdgeSteps {
   const render = (err: ApiError, request: Request): Response => {
     const id = requestIdOf(request);
     for (const r of renderers) {
@@ -54,30 +69,43 @@ export function edge(logger: Logger, renderers: ErrorRenderer[] = []) {
     return new ApiError("internal_error", "Internal error. Quote the request id when reporting it.");
   };
   const timed = logger.enabled("info");
-  const app = new Elysia({ name: "edge" })
-    .onRequest(({ request, set }) => {
+  return {
+    timed,
+    tag(request) {
       const id = requestIdFrom(request.headers.get("x-request-id"));
       (request as Tagged)[ID] = id;
       if (timed) (request as Tagged)[STARTED] = performance.now();
-      set.headers["x-request-id"] = id;
+      return id;
+    },
+    failure: (code, error, request, path) => render(toApiError(code, error, request, path), request),
+    log(request, path, status) {
+      const t0 = (request as Tagged)[STARTED];
+      if (t0 === undefined) return;
+      logger.info("request", {
+        request_id: requestIdOf(request),
+        method: request.method,
+        path,
+        status,
+        duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+      });
+    },
+  };
+}
+
+export function edge(steps: EdgeSteps) {
+  const app = new Elysia({ name: "edge" })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = steps.tag(request);
     })
     .onError({ as: "global" }, ({ code, error, request, path, set }) => {
-      const res = render(toApiError(code, error, request, path), request);
+      const res = steps.failure(code, error, request, path);
       set.status = res.status;
       return res;
     });
   // Elysia runs an after-response hook in a task of its own per request (setImmediate): below the
   // info level there is no line to write, so the hook is not installed at all.
-  if (!timed) return app;
+  if (!steps.timed) return app;
   return app.onAfterResponse({ as: "global" }, ({ request, set, path }) => {
-    const t0 = (request as Tagged)[STARTED];
-    if (t0 === undefined) return;
-    logger.info("request", {
-      request_id: requestIdOf(request),
-      method: request.method,
-      path,
-      status: typeof set.status === "number" ? set.status : 200,
-      duration_ms: Math.round((performance.now() - t0) * 100) / 100,
-    });
+    steps.log(request, path, typeof set.status === "number" ? set.status : 200);
   });
 }

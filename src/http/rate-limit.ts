@@ -29,12 +29,20 @@ export function builtinClass(method: string, route: string): RateClass | null {
   return null;
 }
 
-export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[]) {
-  return new Elysia({ name: "rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, route, server, set }) => {
+/** The client's address as the socket sees it (Bun's server.requestIP); "unknown" when there is none. */
+export type PeerAddress = (request: Request) => string;
+
+/**
+ * The limit check for one request, as a plain function (the Elysia hook below and the hot routes run
+ * it): the X-RateLimit-* headers to send, or a 429 rate_limit_exceeded thrown; nothing for unlimited routes.
+ */
+export type RateCheck = (request: Request, route: string, peer: PeerAddress) => Promise<Record<string, string> | null>;
+
+export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[]): RateCheck {
+  return async (request, route, peer) => {
     const cls = classify(request.method, route);
-    if (!cls) return;
-    const address = () =>
-      clientAddress(server?.requestIP(request)?.address ?? "unknown", request.headers.get("x-forwarded-for"), trustedProxies);
+    if (!cls) return null;
+    const address = () => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trustedProxies);
     let key: string;
     if (cls === "discovery") key = address();
     else {
@@ -42,7 +50,6 @@ export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedPro
       key = presented ? hashApiKey(presented) : `addr:${address()}`;
     }
     const r = await limiter.check(cls, key);
-    Object.assign(set.headers, rateLimitHeaders(r));
     if (!r.ok) {
       throw new ApiError(
         "rate_limit_exceeded",
@@ -53,5 +60,17 @@ export function rateLimit(limiter: RateLimiter, classify: Classifier, trustedPro
         },
       );
     }
+    return rateLimitHeaders(r);
+  };
+}
+
+/**
+ * The hook for Elysia's routes. `peer` is given rather than read from the hook's `server`: a hook that
+ * names `server` makes Elysia define a getter on every request's context (Object.defineProperty per request).
+ */
+export function rateLimit(check: RateCheck, peer: PeerAddress) {
+  return new Elysia({ name: "rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, route, set }) => {
+    const headers = await check(request, route, peer);
+    if (headers) Object.assign(set.headers, headers);
   });
 }

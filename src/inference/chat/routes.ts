@@ -1,29 +1,38 @@
-// POST /v1/chat/completions: validate, hand to the pipeline, render. Thin by design.
+// POST /v1/chat/completions: validate, hand to the pipeline, render. Thin by design. The handler is
+// served from Bun's route table (http/hot-routes.ts) and registered with Elysia for the OpenAPI document.
 import { Elysia } from "elysia";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ChatRequest } from "../../providers/types";
+import type { HotRoute, RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
-import { ChatCompletionBody } from "./schema";
+import { ChatCompletionBody, type ChatCompletionBodyT } from "./schema";
 import { chatSseTransformer, renderChatCompletion } from "./render";
 
+const PATH = "/v1/chat/completions";
+
+function chatHandler(d: InferenceRouteDeps): RouteHandler {
+  return async (request, body, set) => {
+    const { out, headers } = await runInterfaceCall(d, request, "chat_completions", () => {
+      const { gateway, extensions, ...rest } = body as ChatCompletionBodyT;
+      return { request: rest as ChatRequest, gateway, extensions, stream: rest.stream === true, validated: true };
+    });
+    if (out.kind === "json") return jsonReply(set, headers, renderChatCompletion(out.result));
+    return streamReply(set, headers, out.open(chatSseTransformer(), d.inference.keepAliveMs));
+  };
+}
+
+export function chatHotRoute(d: InferenceRouteDeps): HotRoute {
+  return { path: PATH, handle: chatHandler(d), check: TypeCompiler.Compile(ChatCompletionBody) };
+}
+
 export function chatRoutes(d: InferenceRouteDeps) {
-  return new Elysia({ name: "chat" }).post(
-    "/v1/chat/completions",
-    async ({ body, request, set }) => {
-      const { out, headers } = await runInterfaceCall(d, request, "chat_completions", () => {
-        const { gateway, extensions, ...rest } = body;
-        return { request: rest as ChatRequest, gateway, extensions, stream: rest.stream === true, validated: true };
-      });
-      if (out.kind === "json") return jsonReply(set, headers, renderChatCompletion(out.result));
-      const bytes = out.open(chatSseTransformer(), d.inference.keepAliveMs);
-      return streamReply(set, headers, bytes);
+  const handle = chatHandler(d);
+  return new Elysia({ name: "chat" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
+    body: ChatCompletionBody,
+    detail: {
+      summary: "Create a chat completion (OpenAI-compatible; JSON or SSE stream)",
+      tags: ["inference"],
+      security: [{ bearer: [] }],
     },
-    {
-      body: ChatCompletionBody,
-      detail: {
-        summary: "Create a chat completion (OpenAI-compatible; JSON or SSE stream)",
-        tags: ["inference"],
-        security: [{ bearer: [] }],
-      },
-    },
-  );
+  });
 }

@@ -1,6 +1,8 @@
 // POST /v1/messages: the Anthropic Messages interface over the same pipeline. Authenticates with
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
+// Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
 import { Elysia } from "elysia";
+import type { HotRoute, RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
@@ -14,40 +16,47 @@ import type { ErrorRenderer } from "../../http/edge";
 export const messagesErrorRenderer: ErrorRenderer = (err, request, requestId) =>
   new URL(request.url).pathname.startsWith("/v1/messages") ? anthropicErrorResponse(err, requestId) : undefined;
 
-export function messagesRoutes(d: InferenceRouteDeps) {
-  return new Elysia({ name: "messages" }).post(
-    "/v1/messages",
-    async ({ body, request, set }) => {
-      const { out, headers, model } = await runInterfaceCall(
-        d,
-        request,
-        "messages",
-        () => {
-          const parsed = parseMessagesRequest(body);
-          if (!parsed.ok) throw validationApiError(parsed.error);
-          const t = messagesToChat(parsed.body);
-          return {
-            request: t.request,
-            warnings: t.warnings,
-            gateway: parsed.body.gateway,
-            extensions: (parsed.body as { extensions?: unknown }).extensions,
-            stream: parsed.body.stream === true,
-          };
-        },
-        { allowXApiKey: true },
-      );
-      if (out.kind === "json") {
-        return jsonReply(set, headers, renderMessage(out.result));
-      }
-      const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
-      return streamReply(set, headers, bytes);
-    },
-    {
-      detail: {
-        summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)",
-        tags: ["inference"],
-        security: [{ bearer: [] }],
+const PATH = "/v1/messages";
+
+function messagesHandler(d: InferenceRouteDeps): RouteHandler {
+  return async (request, body, set) => {
+    const { out, headers, model } = await runInterfaceCall(
+      d,
+      request,
+      "messages",
+      () => {
+        const parsed = parseMessagesRequest(body);
+        if (!parsed.ok) throw validationApiError(parsed.error);
+        const t = messagesToChat(parsed.body);
+        return {
+          request: t.request,
+          warnings: t.warnings,
+          gateway: parsed.body.gateway,
+          extensions: (parsed.body as { extensions?: unknown }).extensions,
+          stream: parsed.body.stream === true,
+        };
       },
+      { allowXApiKey: true },
+    );
+    if (out.kind === "json") {
+      return jsonReply(set, headers, renderMessage(out.result));
+    }
+    const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
+    return streamReply(set, headers, bytes);
+  };
+}
+
+export function messagesHotRoute(d: InferenceRouteDeps): HotRoute {
+  return { path: PATH, handle: messagesHandler(d) };
+}
+
+export function messagesRoutes(d: InferenceRouteDeps) {
+  const handle = messagesHandler(d);
+  return new Elysia({ name: "messages" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
+    detail: {
+      summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)",
+      tags: ["inference"],
+      security: [{ bearer: [] }],
     },
-  );
+  });
 }

@@ -1,5 +1,7 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
+// Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
 import { Elysia } from "elysia";
+import type { HotRoute, RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
@@ -7,37 +9,44 @@ import { validationApiError } from "./validation-error";
 import { renderResponse } from "./render";
 import { responsesStreamTransformer } from "./stream";
 
+const PATH = "/v1/responses";
+
+function responsesHandler(d: InferenceRouteDeps): RouteHandler {
+  return async (request, body, set) => {
+    let echo: ResponsesEcho | undefined;
+    const { out, headers, model } = await runInterfaceCall(d, request, "responses", () => {
+      const parsed = parseResponsesRequest(body);
+      if (!parsed.ok) throw validationApiError(parsed.error);
+      const t = responsesToChat(parsed.body);
+      echo = t.echo;
+      return {
+        request: t.request,
+        warnings: t.warnings,
+        gateway: parsed.body.gateway,
+        extensions: (parsed.body as { extensions?: unknown }).extensions,
+        stream: parsed.body.stream === true,
+      };
+    });
+    const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
+    if (out.kind === "json") {
+      return jsonReply(set, headers, renderResponse(out.result, e));
+    }
+    const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
+    return streamReply(set, headers, bytes);
+  };
+}
+
+export function responsesHotRoute(d: InferenceRouteDeps): HotRoute {
+  return { path: PATH, handle: responsesHandler(d) };
+}
+
 export function responsesRoutes(d: InferenceRouteDeps) {
-  return new Elysia({ name: "responses" }).post(
-    "/v1/responses",
-    async ({ body, request, set }) => {
-      let echo: ResponsesEcho | undefined;
-      const { out, headers, model } = await runInterfaceCall(d, request, "responses", () => {
-        const parsed = parseResponsesRequest(body);
-        if (!parsed.ok) throw validationApiError(parsed.error);
-        const t = responsesToChat(parsed.body);
-        echo = t.echo;
-        return {
-          request: t.request,
-          warnings: t.warnings,
-          gateway: parsed.body.gateway,
-          extensions: (parsed.body as { extensions?: unknown }).extensions,
-          stream: parsed.body.stream === true,
-        };
-      });
-      const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
-      if (out.kind === "json") {
-        return jsonReply(set, headers, renderResponse(out.result, e));
-      }
-      const bytes = out.open(responsesStreamTransformer(e), d.inference.keepAliveMs);
-      return streamReply(set, headers, bytes);
+  const handle = responsesHandler(d);
+  return new Elysia({ name: "responses" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
+    detail: {
+      summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)",
+      tags: ["inference"],
+      security: [{ bearer: [] }],
     },
-    {
-      detail: {
-        summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)",
-        tags: ["inference"],
-        security: [{ bearer: [] }],
-      },
-    },
-  );
+  });
 }

@@ -1,0 +1,76 @@
+// The inference POSTs served straight from Bun.serve's route table instead of through Elysia's per-request
+// composition (a context object, the hook chain as awaited calls, the response mapping). The steps are
+// the same functions the Elysia hooks run (edge.ts, rate-limit.ts), in Elysia's order: request ID, JSON
+// body, validation, rate limit, the route's handler, error rendering, the log line. The Elysia routes
+// stay registered (the OpenAPI document and app.handle use them); Elysia's `serve.routes` config puts
+// these in front of them on the listening server.
+// Measured side by side (bench/ab.ts --together, 32 connections, three gateways per side): 0.93× the
+// CPU per JSON request of the same handlers behind Elysia's composition.
+import type { TypeCheck } from "@sinclair/typebox/compiler";
+import type { TSchema } from "@sinclair/typebox";
+import type { EdgeSteps } from "./edge";
+import type { PeerAddress, RateCheck } from "./rate-limit";
+
+/** What a route's handler sets besides its body: response headers (Elysia's `set`, the same shape). */
+export interface ReplySet {
+  headers: Record<string, unknown>;
+}
+
+/** A route's handler: the validated body in, a JSON text (sent with `set.headers`) or a Response out. */
+export type RouteHandler = (request: Request, body: unknown, set: ReplySet) => Promise<string | Response>;
+
+export interface HotRoute {
+  path: string;
+  handle: RouteHandler;
+  /** The body schema, compiled; routes that validate their body themselves leave it out. */
+  check?: TypeCheck<TSchema>;
+}
+
+type BunRoute = (request: Request, server: { requestIP(r: Request): { address: string } | null }) => Promise<Response>;
+
+/** Bun.serve `routes` entries (POST only: other methods fall through to Elysia, which answers 404). */
+export function hotRoutes(routes: readonly HotRoute[], steps: EdgeSteps, limit: RateCheck): Record<string, { POST: BunRoute }> {
+  const table: Record<string, { POST: BunRoute }> = {};
+  for (const route of routes) table[route.path] = { POST: serveRoute(route, steps, limit) };
+  return table;
+}
+
+function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: RateCheck): BunRoute {
+  return async (request, server) => {
+    const set: ReplySet = { headers: { "x-request-id": steps.tag(request) } };
+    let res: Response;
+    try {
+      // Elysia's order: the body is parsed and checked against the route's schema before the hooks run,
+      // so a malformed request is answered without taking a rate-limit token.
+      const body = await parseJson(request);
+      if (check && !check.Check(body)) throw new HotFailure("VALIDATION", { valueError: check.Errors(body).First() });
+      const peer: PeerAddress = (r) => server.requestIP(r)?.address ?? "unknown";
+      const limits = await limit(request, path, peer);
+      if (limits) Object.assign(set.headers, limits);
+      const out = await handle(request, body, set);
+      res = typeof out === "string" ? new Response(out, { headers: set.headers as Record<string, string> }) : out;
+    } catch (err) {
+      res = err instanceof HotFailure ? steps.failure(err.code, err.detail, request, path) : steps.failure(undefined, err, request, path);
+      // As Elysia merges `set` into an error response: the rate-limit headers reach the client on errors too.
+      for (const [k, v] of Object.entries(set.headers)) if (!res.headers.has(k)) res.headers.set(k, String(v));
+    }
+    if (steps.timed) steps.log(request, path, res.status);
+    return res;
+  };
+}
+
+/** A failure named the way Elysia names its own (PARSE, VALIDATION), so the edge renders it alike. */
+class HotFailure {
+  constructor(
+    readonly code: "PARSE" | "VALIDATION",
+    readonly detail: unknown,
+  ) {}
+}
+
+async function parseJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch (err) {
+    throw new HotFailure("PARSE", err);
+  }
+}
