@@ -8,9 +8,9 @@ import { systemRoutes } from "./http/system-routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
 import { modelsRoutes } from "./catalog/models-routes";
-import { chatHotRoute, chatRoutes } from "./inference/chat/routes";
-import { responsesHotRoute, responsesRoutes } from "./inference/responses/routes";
-import { messagesErrorRenderer, messagesHotRoute, messagesRoutes } from "./inference/messages/routes";
+import { chatRoutes } from "./inference/chat/routes";
+import { responsesRoutes } from "./inference/responses/routes";
+import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
 import { managementRoutes } from "./management/routes";
 import { rateClassFor } from "./management/route-table";
 import { builtinClass, rateCheck, rateLimit, type PeerAddress } from "./http/rate-limit";
@@ -29,8 +29,9 @@ export function createApp(deps: Deps) {
   let server: { requestIP(r: Request): { address: string } | null } | null = null;
   const peer: PeerAddress = (request) => server?.requestIP(request)?.address ?? "unknown";
   // The inference POSTs are served from Bun's route table ahead of Elysia's (hot-routes.ts: why).
+  const inference = [chatRoutes(inferenceRoutes), responsesRoutes(inferenceRoutes), messagesRoutes(inferenceRoutes)];
   const hot = hotRoutes(
-    [chatHotRoute(inferenceRoutes), responsesHotRoute(inferenceRoutes), messagesHotRoute(inferenceRoutes)],
+    inference.map((r) => r.hot),
     steps,
     limit,
   );
@@ -63,9 +64,9 @@ export function createApp(deps: Deps) {
     .use(systemRoutes(deps))
     .use(catalogRoutes(deps.catalog))
     .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys }))
-    .use(chatRoutes(inferenceRoutes))
-    .use(responsesRoutes(inferenceRoutes))
-    .use(messagesRoutes(inferenceRoutes))
+    .use(inference[0]!.plugin)
+    .use(inference[1]!.plugin)
+    .use(inference[2]!.plugin)
     .use(managementRoutes(deps.management))
     .use(docsRoutes(getSpec))
     .onStart(({ server: s }) => {

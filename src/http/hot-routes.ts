@@ -6,7 +6,8 @@
 // these in front of them on the listening server.
 // Measured side by side (bench/ab.ts --together, 32 connections, three gateways per side): 0.93× the
 // CPU per JSON request of the same handlers behind Elysia's composition.
-import type { TypeCheck } from "@sinclair/typebox/compiler";
+import { Elysia } from "elysia";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
 import type { EdgeSteps } from "./edge";
 import type { PeerAddress, RateCheck } from "./rate-limit";
@@ -73,4 +74,20 @@ async function parseJson(request: Request): Promise<unknown> {
   } catch (err) {
     throw new HotFailure("PARSE", err);
   }
+}
+
+/**
+ * One inference POST both ways: the hot route the server serves, and the Elysia route with the same
+ * handler that documents it (OpenAPI) and answers app.handle. `body` is the schema Elysia validates
+ * and the hot route checks compiled; routes that validate their own body leave it out.
+ */
+export function inferencePost(name: string, path: string, handle: RouteHandler, summary: string, body?: TSchema) {
+  const detail = { summary, tags: ["inference"], security: [{ bearer: [] }] };
+  const plugin = new Elysia({ name }).post(
+    path,
+    ({ body, request, set }) => handle(request, body, set),
+    body ? { body, detail } : { detail },
+  );
+  const hot: HotRoute = { path, handle, check: body ? TypeCompiler.Compile(body) : undefined };
+  return { plugin, hot };
 }

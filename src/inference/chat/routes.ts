@@ -1,9 +1,7 @@
 // POST /v1/chat/completions: validate, hand to the pipeline, render. Thin by design. The handler is
 // served from Bun's route table (http/hot-routes.ts) and registered with Elysia for the OpenAPI document.
-import { Elysia } from "elysia";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ChatRequest } from "../../providers/types";
-import type { HotRoute, RouteHandler } from "../../http/hot-routes";
+import { inferencePost, type RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { ChatCompletionBody, type ChatCompletionBodyT } from "./schema";
 import { chatSseTransformer, renderChatCompletion } from "./render";
@@ -21,18 +19,7 @@ function chatHandler(d: InferenceRouteDeps): RouteHandler {
   };
 }
 
-export function chatHotRoute(d: InferenceRouteDeps): HotRoute {
-  return { path: PATH, handle: chatHandler(d), check: TypeCompiler.Compile(ChatCompletionBody) };
-}
-
 export function chatRoutes(d: InferenceRouteDeps) {
-  const handle = chatHandler(d);
-  return new Elysia({ name: "chat" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
-    body: ChatCompletionBody,
-    detail: {
-      summary: "Create a chat completion (OpenAI-compatible; JSON or SSE stream)",
-      tags: ["inference"],
-      security: [{ bearer: [] }],
-    },
-  });
+  const summary = "Create a chat completion (OpenAI-compatible; JSON or SSE stream)";
+  return inferencePost("chat", PATH, chatHandler(d), summary, ChatCompletionBody);
 }

@@ -1,8 +1,7 @@
 // POST /v1/messages: the Anthropic Messages interface over the same pipeline. Authenticates with
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 // Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
-import { Elysia } from "elysia";
-import type { HotRoute, RouteHandler } from "../../http/hot-routes";
+import { inferencePost, type RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
@@ -46,17 +45,6 @@ function messagesHandler(d: InferenceRouteDeps): RouteHandler {
   };
 }
 
-export function messagesHotRoute(d: InferenceRouteDeps): HotRoute {
-  return { path: PATH, handle: messagesHandler(d) };
-}
-
 export function messagesRoutes(d: InferenceRouteDeps) {
-  const handle = messagesHandler(d);
-  return new Elysia({ name: "messages" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
-    detail: {
-      summary: "Create a message (Anthropic Messages-compatible; JSON or SSE events)",
-      tags: ["inference"],
-      security: [{ bearer: [] }],
-    },
-  });
+  return inferencePost("messages", PATH, messagesHandler(d), "Create a message (Anthropic Messages-compatible; JSON or SSE events)");
 }

@@ -1,7 +1,6 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
 // Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
-import { Elysia } from "elysia";
-import type { HotRoute, RouteHandler } from "../../http/hot-routes";
+import { inferencePost, type RouteHandler } from "../../http/hot-routes";
 import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
@@ -36,17 +35,6 @@ function responsesHandler(d: InferenceRouteDeps): RouteHandler {
   };
 }
 
-export function responsesHotRoute(d: InferenceRouteDeps): HotRoute {
-  return { path: PATH, handle: responsesHandler(d) };
-}
-
 export function responsesRoutes(d: InferenceRouteDeps) {
-  const handle = responsesHandler(d);
-  return new Elysia({ name: "responses" }).post(PATH, ({ body, request, set }) => handle(request, body, set), {
-    detail: {
-      summary: "Create a model response (OpenAI Responses-compatible; JSON or SSE events)",
-      tags: ["inference"],
-      security: [{ bearer: [] }],
-    },
-  });
+  return inferencePost("responses", PATH, responsesHandler(d), "Create a model response (OpenAI Responses-compatible; JSON or SSE events)");
 }
