@@ -24,6 +24,20 @@ export interface TranslatedCall {
   validated?: boolean;
 }
 
+/** A body parsed by its interface's own schema and translated to chat → the call (responses, messages). */
+export function translatedCall(
+  body: { gateway?: unknown; stream?: boolean | null },
+  chat: { request: ChatRequest; warnings?: Warning[] },
+): TranslatedCall {
+  return {
+    request: chat.request,
+    warnings: chat.warnings,
+    gateway: body.gateway,
+    extensions: (body as { extensions?: unknown }).extensions,
+    stream: body.stream === true,
+  };
+}
+
 /** Validates `gateway` and `extensions` for interfaces whose own schema accepts any object there. */
 export function checkGatewayFields(
   gateway: unknown,

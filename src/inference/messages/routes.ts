@@ -2,7 +2,7 @@
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 // Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
 import { inferencePost, type RouteHandler } from "../../http/hot-routes";
-import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, streamReply, translatedCall, type InferenceRouteDeps } from "../interface-call";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
 import { messagesToChat } from "./to-chat";
@@ -26,14 +26,7 @@ function messagesHandler(d: InferenceRouteDeps): RouteHandler {
       () => {
         const parsed = parseMessagesRequest(body);
         if (!parsed.ok) throw validationApiError(parsed.error);
-        const t = messagesToChat(parsed.body);
-        return {
-          request: t.request,
-          warnings: t.warnings,
-          gateway: parsed.body.gateway,
-          extensions: (parsed.body as { extensions?: unknown }).extensions,
-          stream: parsed.body.stream === true,
-        };
+        return translatedCall(parsed.body, messagesToChat(parsed.body));
       },
       { allowXApiKey: true },
     );

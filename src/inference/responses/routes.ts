@@ -1,7 +1,7 @@
 // POST /v1/responses: the Responses interface over the same pipeline (translated to and from chat).
 // Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
 import { inferencePost, type RouteHandler } from "../../http/hot-routes";
-import { jsonReply, runInterfaceCall, streamReply, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, streamReply, translatedCall, type InferenceRouteDeps } from "../interface-call";
 import { parseResponsesRequest } from "./schema";
 import { responsesToChat, type ResponsesEcho } from "./to-chat";
 import { validationApiError } from "./validation-error";
@@ -18,13 +18,7 @@ function responsesHandler(d: InferenceRouteDeps): RouteHandler {
       if (!parsed.ok) throw validationApiError(parsed.error);
       const t = responsesToChat(parsed.body);
       echo = t.echo;
-      return {
-        request: t.request,
-        warnings: t.warnings,
-        gateway: parsed.body.gateway,
-        extensions: (parsed.body as { extensions?: unknown }).extensions,
-        stream: parsed.body.stream === true,
-      };
+      return translatedCall(parsed.body, t);
     });
     const e: ResponsesEcho = { ...echo!, model: echo!.model || model };
     if (out.kind === "json") {
