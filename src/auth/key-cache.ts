@@ -31,13 +31,26 @@ export class ApiKeyCache {
 
   constructor(private readonly repo: ApiKeyRepo) {}
 
-  async verify(presented: string | null | undefined, now = Date.now()): Promise<KeyCheck> {
+  /**
+   * The answer for a presented key: synchronous when the cache can give it (the hot path: no promise,
+   * no resumption per request), a promise when the database must be read first.
+   */
+  verify(presented: string | null | undefined, now = Date.now()): KeyCheck | Promise<KeyCheck> {
     if (!presented) return { ok: false, reason: "missing" };
     if (!KEY_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
     const hash = hashApiKey(presented);
     const missAt = this.negative.get(hash);
     if (missAt !== undefined && now - missAt <= NEGATIVE_TTL_MS) return { ok: false, reason: "unknown" };
-    let entry = this.byHash.get(hash);
+    const entry = this.byHash.get(hash);
+    if (entry && now - entry.loadedAt <= MAX_STALE_MS) {
+      if (now - entry.loadedAt > REFRESH_MS && !entry.refreshing) this.refreshInBackground(hash, entry);
+      return this.answer(entry, now);
+    }
+    return this.load(hash, entry, now);
+  }
+
+  /** A miss or a stale entry: read the row, then answer. */
+  private async load(hash: string, entry: Entry | undefined, now: number): Promise<KeyCheck> {
     if (!entry) {
       const found = await this.repo.byHash(hash);
       if (!found) {
@@ -48,14 +61,16 @@ export class ApiKeyCache {
       this.negative.delete(hash);
       entry = { row: found, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
-    } else if (now - entry.loadedAt > MAX_STALE_MS) {
-      // If the database is unreachable the entry we have is the best answer.
+    } else {
+      // Stale: re-read before answering. If the database is unreachable the entry we have is the best answer.
       const row = await this.repo.byHash(hash).catch(() => entry!.row);
       entry = { row: row ?? null, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
-    } else if (now - entry.loadedAt > REFRESH_MS && !entry.refreshing) {
-      this.refreshInBackground(hash, entry);
     }
+    return this.answer(entry, now);
+  }
+
+  private answer(entry: Entry, now: number): KeyCheck {
     const row = entry.row;
     if (!row) return { ok: false, reason: "unknown" };
     if (row.revokedAt !== null) return { ok: false, reason: "revoked" };

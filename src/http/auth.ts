@@ -1,6 +1,6 @@
 // API-key and scope checks at the edge. Every listed scope is required (scope_mode = all).
 import { ApiError } from "./errors";
-import type { ApiKeyCache } from "../auth/key-cache";
+import type { ApiKeyCache, KeyCheck } from "../auth/key-cache";
 import type { Scope } from "../auth/scopes";
 import type { ApiKeyRow } from "../management/api-keys/repo";
 
@@ -37,13 +37,21 @@ function bearerToken(auth: string): string {
   return m ? m[1]! : "";
 }
 
-export async function authenticate(
+/**
+ * The caller's key and workspace, or an ApiError thrown. Synchronous when the key cache answers from
+ * memory (the hot path), a promise when it reads the database; `await` takes either.
+ */
+export function authenticate(
   cache: ApiKeyCache,
   headers: Headers,
   scopes: readonly Scope[] = [],
   opts: { allowXApiKey?: boolean } = {},
-): Promise<AuthContext> {
-  const check = await cache.verify(presentedKey(headers, opts.allowXApiKey ?? false));
+): AuthContext | Promise<AuthContext> {
+  const check = cache.verify(presentedKey(headers, opts.allowXApiKey ?? false));
+  return check instanceof Promise ? check.then((c) => authorized(c, scopes)) : authorized(check, scopes);
+}
+
+function authorized(check: KeyCheck, scopes: readonly Scope[]): AuthContext {
   if (!check.ok) throw new ApiError("invalid_api_key", REASONS[check.reason]);
   const missing = scopes.length ? scopes.filter((s) => !check.key.scopes.includes(s)) : scopes;
   if (missing.length > 0) {

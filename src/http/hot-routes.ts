@@ -43,10 +43,12 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
     try {
       // Elysia's order: the body is parsed and checked against the route's schema before the hooks run,
       // so a malformed request is answered without taking a rate-limit token.
-      const body = await parseJson(request);
+      const body = await request.json().catch(parseFailure);
       if (check && !check.Check(body)) throw new HotFailure("VALIDATION", { valueError: check.Errors(body).First() });
       const peer: PeerAddress = (r) => server.requestIP(r)?.address ?? "unknown";
-      const limits = await limit(request, path, peer);
+      // The memory limiter answers synchronously: no await (and its resumption) for it.
+      const checked = limit(request, path, peer);
+      const limits = checked instanceof Promise ? await checked : checked;
       if (limits) Object.assign(set.headers, limits);
       const out = await handle(request, body, set);
       res = typeof out === "string" ? new Response(out, { headers: set.headers as Record<string, string> }) : out;
@@ -68,12 +70,8 @@ class HotFailure {
   ) {}
 }
 
-async function parseJson(request: Request): Promise<unknown> {
-  try {
-    return await request.json();
-  } catch (err) {
-    throw new HotFailure("PARSE", err);
-  }
+function parseFailure(err: unknown): never {
+  throw new HotFailure("PARSE", err);
 }
 
 /**

@@ -6,7 +6,7 @@ import { ApiError } from "./errors";
 import { presentedKey } from "./auth";
 import { hashApiKey } from "../auth/key-format";
 import { clientAddress } from "../limits/client-address";
-import { rateLimitHeaders, retryAfterSeconds, type RateLimiter } from "../limits/limiter";
+import { rateLimitHeaders, retryAfterSeconds, type LimitResult, type RateLimiter } from "../limits/limiter";
 import type { RateClass } from "../limits/classes";
 
 export type Classifier = (method: string, route: string) => RateClass | null;
@@ -36,10 +36,15 @@ export type PeerAddress = (request: Request) => string;
  * The limit check for one request, as a plain function (the Elysia hook below and the hot routes run
  * it): the X-RateLimit-* headers to send, or a 429 rate_limit_exceeded thrown; nothing for unlimited routes.
  */
-export type RateCheck = (request: Request, route: string, peer: PeerAddress) => Promise<Record<string, string> | null>;
+export type RateCheck = (
+  request: Request,
+  route: string,
+  peer: PeerAddress,
+) => Record<string, string> | null | Promise<Record<string, string> | null>;
 
+/** Synchronous with the memory store (the default), a promise with Redis; `await` takes either. */
 export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[]): RateCheck {
-  return async (request, route, peer) => {
+  return (request, route, peer) => {
     const cls = classify(request.method, route);
     if (!cls) return null;
     const address = () => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trustedProxies);
@@ -49,19 +54,24 @@ export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedPro
       const presented = presentedKey(request.headers, route === "/v1/messages");
       key = presented ? hashApiKey(presented) : `addr:${address()}`;
     }
-    const r = await limiter.check(cls, key);
-    if (!r.ok) {
-      throw new ApiError(
-        "rate_limit_exceeded",
-        `Rate limit for ${cls} exceeded: ${r.limit} requests per minute. Retry after ${retryAfterSeconds(r)} s.`,
-        {
-          retryAfterSeconds: retryAfterSeconds(r),
-          headers: rateLimitHeaders(r),
-        },
-      );
-    }
-    return rateLimitHeaders(r);
+    const r = limiter.check(cls, key);
+    return r instanceof Promise ? r.then((x) => limited(cls, x)) : limited(cls, r);
   };
+}
+
+/** The headers for a request within its limit; a 429 ApiError thrown for one past it. */
+function limited(cls: string, r: LimitResult): Record<string, string> {
+  if (!r.ok) {
+    throw new ApiError(
+      "rate_limit_exceeded",
+      `Rate limit for ${cls} exceeded: ${r.limit} requests per minute. Retry after ${retryAfterSeconds(r)} s.`,
+      {
+        retryAfterSeconds: retryAfterSeconds(r),
+        headers: rateLimitHeaders(r),
+      },
+    );
+  }
+  return rateLimitHeaders(r);
 }
 
 /**

@@ -45,12 +45,14 @@ export async function runCall(
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
   const hasByok = (providerId: string) => deps.byok.defaultKeyFor(ctx.workspaceId, providerId) !== null;
-  const admitted = await deps.guards.admit(ctx, {
+  const admitting = deps.guards.admit(ctx, {
     maxCostMicrodollars: maxCost(prepared),
     provider: first.provider.id,
     byok: hasByok(first.provider.id),
     anyByok: prepared.candidates.some((c) => hasByok(c.provider.id)),
   });
+  // The memory stores admit synchronously: no await (and its resumption) then.
+  const admitted = admitting instanceof Promise ? await admitting : admitting;
   if (!admitted.ok) throw admitted.error;
   const { admission } = admitted;
   const headers: Record<string, string> = {};

@@ -44,12 +44,14 @@ export interface Admission {
  * Limits applied before any upstream call (credits, budgets, the record queue) and headers added on
  * success. metering/guards.ts provides the implementation.
  */
+export type Admitted = { ok: true; admission: Admission } | { ok: false; error: ApiError };
+
 export interface Guards {
   admit(
     ctx: CallContext,
     /** anyByok: some candidate would use a workspace BYOK key (so the call needs no credit). */
     estimate: { maxCostMicrodollars: number; provider: string; byok: boolean; anyByok: boolean },
-  ): Promise<{ ok: true; admission: Admission } | { ok: false; error: ApiError }>;
+  ): Admitted | Promise<Admitted>;
   successHeaders(ctx: CallContext, headers: Record<string, string>): void | Promise<void>;
   /** May this call use a platform credential (credits enforced and the balance not positive: no)? */
   platformAllowed(ctx: CallContext): boolean;

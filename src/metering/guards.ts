@@ -2,8 +2,8 @@
 // credits (CONTRACT §5: platform-key calls on a workspace whose balance is not positive get 429 when
 // credits are enforced) and budget reservations; and the credit and budget headers on success.
 import { ApiError } from "../http/errors";
-import type { Admission, CallContext, Guards } from "../inference/context";
-import type { BudgetCounters } from "./budgets";
+import type { Admission, Admitted, CallContext, Guards } from "../inference/context";
+import type { BudgetCounters, ReserveResult } from "./budgets";
 import type { CreditService } from "./credits";
 import type { RecordWriter } from "./record-writer";
 
@@ -20,8 +20,30 @@ function ignoreFailure(p: void | Promise<void>): void {
 }
 
 export function meteringGuards(d: GuardDeps): Guards {
+  /** A reservation made (or refused) → the admission that settles or releases it exactly once. */
+  const admitted = (r: ReserveResult): Admitted => {
+    if (!r.ok) return { ok: false, error: new ApiError("budget_exceeded", r.message) };
+    let done = false;
+    const admission: Admission = {
+      settle(cost, served) {
+        if (done) return;
+        done = true;
+        // The cost counts against the budgets of whoever served it (a fallback may have changed the
+        // provider or the credential kind since the reservation); the holds are released as made.
+        const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
+        ignoreFailure(d.budgets.settle(r.reservation, cost, ctx));
+      },
+      release() {
+        if (done) return;
+        done = true;
+        ignoreFailure(d.budgets.release(r.reservation));
+      },
+    };
+    return { ok: true, admission };
+  };
   return {
-    async admit(ctx: CallContext, est) {
+    // Synchronous with the memory budget store (no promise per call), a promise with Redis.
+    admit(ctx: CallContext, est) {
       if (d.writer.isFull()) {
         return {
           ok: false,
@@ -40,26 +62,7 @@ export function meteringGuards(d: GuardDeps): Guards {
         { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },
         est.maxCostMicrodollars,
       );
-      // The memory store answers synchronously: no await (and its promise machinery) on every call.
-      const r = reserved instanceof Promise ? await reserved : reserved;
-      if (!r.ok) return { ok: false, error: new ApiError("budget_exceeded", r.message) };
-      let done = false;
-      const admission: Admission = {
-        settle(cost, served) {
-          if (done) return;
-          done = true;
-          // The cost counts against the budgets of whoever served it (a fallback may have changed the
-          // provider or the credential kind since the reservation); the holds are released as made.
-          const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
-          ignoreFailure(d.budgets.settle(r.reservation, cost, ctx));
-        },
-        release() {
-          if (done) return;
-          done = true;
-          ignoreFailure(d.budgets.release(r.reservation));
-        },
-      };
-      return { ok: true, admission };
+      return reserved instanceof Promise ? reserved.then(admitted) : admitted(reserved);
     },
     platformAllowed(ctx) {
       return !d.enforceCredits || d.credits.canSpend(ctx.workspaceId);
