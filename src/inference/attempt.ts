@@ -6,6 +6,7 @@ import type { ProviderAdapter, UpstreamError, UpstreamTarget, Warning } from "..
 import { adapterForRoute } from "../providers/registry";
 import type { InferenceDeps } from "./context";
 import { credentialFor, type Prepared } from "./prepare";
+import type { UpstreamAbort } from "../platform/upstream-abort";
 
 export interface AttemptPlan {
   candidate: Candidate;
@@ -71,13 +72,13 @@ export async function send(
   deps: InferenceDeps,
   plan: AttemptPlan,
   clientSignal: AbortSignal,
-  upstreamAbort: AbortController,
+  upstreamAbort: UpstreamAbort,
   limits: SendLimits,
 ): Promise<SendOutcome> {
   const started = performance.now();
   const watch = deps.aborts.watch(clientSignal, upstreamAbort, limits.headersMs);
   try {
-    const response = await deps.fetch(plan.url, { ...plan.init, signal: upstreamAbort.signal });
+    const response = await deps.fetch(plan.url, plan.init, upstreamAbort);
     // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
     if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
     else deps.aborts.release(watch);

@@ -8,6 +8,7 @@ import { buildRecord } from "./record";
 import type { Prepared } from "./prepare";
 import { routingMetadata } from "./outcome";
 import { runAttempts } from "./attempt-loop";
+import { UpstreamAbort } from "../platform/upstream-abort";
 
 const tps = (outputTokens: number, ms: number): number | undefined => (outputTokens > 0 && ms > 0 ? (outputTokens * 1000) / ms : undefined);
 
@@ -16,7 +17,7 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
     const c = plan.candidate;
     const p = c.provider;
     const t0 = performance.now();
-    const out = await send(deps, plan, ctx.signal, new AbortController(), {
+    const out = await send(deps, plan, ctx.signal, new UpstreamAbort(), {
       headersMs: Math.min(p.connectTimeoutMs, p.timeoutMs),
       totalMs: p.timeoutMs,
       readBody: true,

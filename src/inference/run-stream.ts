@@ -9,6 +9,7 @@ import { runAttempts } from "./attempt-loop";
 import type { Prepared } from "./prepare";
 import { UpstreamEvents } from "./upstream-events";
 import { committedStream, type Committed, type Delta } from "./committed-stream";
+import { UpstreamAbort } from "../platform/upstream-abort";
 
 /** Opens the committed stream as bytes of one interface's wire format (the encoder writes its SSE text). */
 export type StreamOpener = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => ReadableStream<Uint8Array>;
@@ -18,7 +19,7 @@ type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamE
 /** Sends one attempt and waits for its first content event (within the first-byte timeout). */
 async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number, startedAt: number): Promise<Opened> {
   const p = plan.candidate.provider;
-  const abort = new AbortController();
+  const abort = new UpstreamAbort();
   const t0 = performance.now();
   const sent = await send(deps, plan, ctx.signal, abort, {
     headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs),

@@ -7,6 +7,7 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import type { ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
 import { SyncTransform } from "./sync-transform";
+import type { Abortable } from "../platform/abort-sweeper";
 
 /** Bound on one buffered event, so a server that never ends a line cannot exhaust memory. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -39,7 +40,7 @@ export class UpstreamEvents {
     body: ReadableStream<Uint8Array>,
     adapter: ProviderAdapter,
     target: UpstreamTarget,
-    private readonly abort: AbortController,
+    private readonly abort: Abortable,
   ) {
     this.reader = body.getReader();
     this.translate = new SyncTransform(adapter.streamTransformer(target));

@@ -6,11 +6,16 @@
 // The interval runs only while something is watched: it stops itself at the first sweep that finds
 // nothing, not at each release, which under load re-created the interval whenever the requests in
 // flight touched zero (a timer created and cleared per request is the cost this class removes).
+/** What the sweeper aborts: an UpstreamAbort (upstream-abort.ts) or an AbortController. */
+export interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 export interface Watch {
   /** performance.now() after which the upstream request is aborted with a TimeoutError. */
   until: number;
   readonly client: AbortSignal;
-  readonly upstream: AbortController;
+  readonly upstream: Abortable;
 }
 
 export class AbortSweeper {
@@ -20,7 +25,7 @@ export class AbortSweeper {
   constructor(private readonly everyMs = 10) {}
 
   /** Aborts `upstream` when `client` aborts or `withinMs` pass, whichever comes first, until released. */
-  watch(client: AbortSignal, upstream: AbortController, withinMs: number): Watch {
+  watch(client: AbortSignal, upstream: Abortable, withinMs: number): Watch {
     const w: Watch = { until: performance.now() + withinMs, client, upstream };
     this.watched.add(w);
     if (this.timer === undefined) {

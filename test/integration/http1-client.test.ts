@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/http1/client";
+import { UpstreamAbort } from "../../src/platform/upstream-abort";
 import { eventually } from "../support/spawn";
 
 const encoder = new TextEncoder();
@@ -253,42 +254,66 @@ describe("streaming and aborts", () => {
     expect((await within(reader.read(), 3_000, "end of body")).done).toBe(true);
   });
 
-  test("an abort before the headers rejects fetch with the signal's reason", async () => {
-    const hold = gate();
-    let arrived = false;
-    const server = serve(async () => {
-      arrived = true;
-      await hold.promise;
-      return new Response("too late");
+  // The gateway passes an UpstreamAbort (a callback switch) where a caller of fetch passes a signal: both cancel alike.
+  const switches = {
+    "an AbortSignal": () => {
+      const ac = new AbortController();
+      return { init: { signal: ac.signal }, abort: undefined, fire: (r: unknown) => ac.abort(r) };
+    },
+    "an UpstreamAbort": () => {
+      const ua = new UpstreamAbort();
+      return { init: {}, abort: ua, fire: (r: unknown) => ua.abort(r) };
+    },
+  };
+  for (const [kind, make] of Object.entries(switches)) {
+    test(`an abort before the headers, through ${kind}, rejects fetch with its reason`, async () => {
+      const hold = gate();
+      let arrived = false;
+      const server = serve(async () => {
+        arrived = true;
+        await hold.promise;
+        return new Response("too late");
+      });
+      const sw = make();
+      const pending = client().fetch(`http://127.0.0.1:${server.port}/`, sw.init, sw.abort);
+      expect(await eventually(() => arrived, 3_000)).toBe(true);
+      const reason = new DOMException("timeout", "TimeoutError");
+      sw.fire(reason);
+      const err = await within(
+        pending.then(
+          () => new Error("resolved"),
+          (e: unknown) => e,
+        ),
+        3_000,
+        "aborted fetch",
+      );
+      expect(err).toBe(reason);
+      expect((err as DOMException).name).toBe("TimeoutError");
     });
-    const ac = new AbortController();
-    const pending = client().fetch(`http://127.0.0.1:${server.port}/`, { signal: ac.signal });
-    expect(await eventually(() => arrived, 3_000)).toBe(true);
-    const reason = new DOMException("timeout", "TimeoutError");
-    ac.abort(reason);
-    const err = await within(
-      pending.then(
-        () => new Error("resolved"),
-        (e: unknown) => e,
-      ),
-      3_000,
-      "aborted fetch",
-    );
-    expect(err).toBe(reason);
-    expect((err as DOMException).name).toBe("TimeoutError");
-  });
 
-  test("an abort mid-body makes the next body read reject with the signal's reason", async () => {
-    const hold = gate();
-    const server = serve(() => new Response(heldBody("first|", hold.promise, "never read")));
-    const ac = new AbortController();
-    const res = await within(client().fetch(`http://127.0.0.1:${server.port}/`, { signal: ac.signal }), 3_000, "fetch");
-    const reader = res.body!.getReader();
-    expect(await readAtLeast(reader, "first|".length)).toBe("first|");
-    ac.abort(new DOMException("timeout", "TimeoutError"));
-    const err = await readFailure(reader);
-    expect((err as DOMException).name).toBe("TimeoutError");
-    expect(err).toBe(ac.signal.reason);
+    test(`an abort mid-body, through ${kind}, makes the next body read reject with its reason`, async () => {
+      const hold = gate();
+      const server = serve(() => new Response(heldBody("first|", hold.promise, "never read")));
+      const sw = make();
+      const res = await within(client().fetch(`http://127.0.0.1:${server.port}/`, sw.init, sw.abort), 3_000, "fetch");
+      const reader = res.body!.getReader();
+      expect(await readAtLeast(reader, "first|".length)).toBe("first|");
+      const reason = new DOMException("timeout", "TimeoutError");
+      sw.fire(reason);
+      const err = await readFailure(reader);
+      expect(err).toBe(reason);
+    });
+  }
+
+  test("an UpstreamAbort fired after its exchange ended changes nothing on the pooled connection", async () => {
+    const server = serve(() => new Response("whole"));
+    const c = client();
+    const ua = new UpstreamAbort();
+    expect(await (await c.fetch(`http://127.0.0.1:${server.port}/`, {}, ua)).text()).toBe("whole");
+    ua.abort();
+    // The connection went back to the pool and serves the next request.
+    expect(await (await c.fetch(`http://127.0.0.1:${server.port}/`, {})).text()).toBe("whole");
+    expect(c.stats().opened).toBe(1);
   });
 
   test("a body cancelled by its reader mid-stream closes its connection instead of pooling it", async () => {

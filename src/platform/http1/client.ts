@@ -15,12 +15,17 @@
 // scheme is refused (provider base URLs are http(s) by schema); with a proxy in the environment the
 // chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts).
 import type { Socket } from "bun";
+import type { UpstreamAbort } from "../upstream-abort";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
 import { concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
 
-export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
+/**
+ * fetch's shape; `abort`, when given, replaces `init.signal` as the request's cancel switch (a callback,
+ * not an EventTarget listener per request: upstream-abort.ts).
+ */
+export type UpstreamFetch = (url: string, init: RequestInit, abort?: UpstreamAbort) => Promise<Response>;
 
 export interface Http1ClientOptions {
   /** An idle pooled connection is closed after this long (or the server's keep-alive timeout, if shorter). */
@@ -49,6 +54,8 @@ interface Exchange {
   reject(err: unknown): void;
   signal: AbortSignal | null;
   onAbort: (() => void) | null;
+  /** The cancel switch given instead of a signal (hooked, not listened to). */
+  switch: UpstreamAbort | null;
   /** Set once the head is in: the body's controller (null when the body came whole with the head). */
   body: ReadableStreamDefaultController<Bytes> | null;
   responded: boolean;
@@ -90,7 +97,11 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const settle = (x: Exchange) => {
     if (x.signal && x.onAbort) x.signal.removeEventListener("abort", x.onAbort);
     x.onAbort = null;
+    x.switch?.onAbort(null);
   };
+  /** Why the exchange's request was aborted, or undefined while it was not. */
+  const abortReason = (x: Exchange): { reason: unknown } | undefined =>
+    x.switch?.aborted ? { reason: x.switch.reason } : x.signal?.aborted ? { reason: x.signal.reason } : undefined;
 
   const fail = (c: Conn, err: unknown) => {
     const x = c.exchange;
@@ -206,7 +217,11 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       x.retried = true;
       c.exchange = null;
       connect(c.origin).then(
-        (fresh) => (x.signal?.aborted ? fail(fresh, x.signal.reason) : begin(fresh, x)),
+        (fresh) => {
+          const aborted = abortReason(x);
+          if (aborted) fail(fresh, aborted.reason);
+          else begin(fresh, x);
+        },
         (e: unknown) => {
           settle(x);
           x.reject(e);
@@ -287,8 +302,9 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   // Most recently parked first: the one least likely to have been closed by the server.
   const acquire = (origin: Origin): Conn | Promise<Conn> => pool.take(origin.key) ?? connect(origin);
 
-  const fetchImpl: UpstreamFetch = (url, init) => {
-    const signal = init.signal ?? null;
+  const fetchImpl: UpstreamFetch = (url, init, abort) => {
+    const signal = abort ? null : (init.signal ?? null);
+    if (abort?.aborted) return Promise.reject(abort.reason);
     if (signal?.aborted) return Promise.reject(signal.reason);
     const body = init.body;
     if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
@@ -310,6 +326,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         reject,
         signal,
         onAbort: null,
+        switch: abort ?? null,
         body: null,
         responded: false,
         payload,
@@ -319,12 +336,14 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         early: null,
         head: null,
       };
-      if (signal) {
-        x.onAbort = () => (x.conn && x.conn.exchange === x ? fail(x.conn, signal.reason) : (settle(x), reject(signal.reason)));
+      const aborted = (reason: unknown) => (x.conn && x.conn.exchange === x ? fail(x.conn, reason) : (settle(x), reject(reason)));
+      if (abort) abort.onAbort(aborted);
+      else if (signal) {
+        x.onAbort = () => aborted(signal.reason);
         signal.addEventListener("abort", x.onAbort, { once: true });
       }
       const start = (c: Conn) => {
-        if (signal?.aborted) return pool.park(c, null);
+        if (abortReason(x)) return pool.park(c, null);
         begin(c, x);
       };
       const got = acquire(origin);

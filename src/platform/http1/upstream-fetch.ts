@@ -26,7 +26,9 @@ export function createUpstreamClient(
   env: Record<string, string | undefined> = process.env,
   afterExchange?: (streamed: boolean) => void,
 ): UpstreamClient {
-  if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) return { fetch: (url, init) => fetch(url, init), kind: "fetch", close() {} };
+  if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) {
+    return { fetch: (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init), kind: "fetch", close() {} };
+  }
   const client = createHttp1Client(afterExchange ? { afterExchange } : {});
   return { fetch: client.fetch, kind: "sockets", close: client.close };
 }

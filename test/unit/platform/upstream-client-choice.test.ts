@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createUpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { UpstreamAbort } from "../../../src/platform/upstream-abort";
+import { eventually } from "../../support/spawn";
 
 describe("choosing the upstream client", () => {
   test("fetch is the default choice and sockets is used only when asked for", () => {
@@ -12,6 +14,37 @@ describe("choosing the upstream client", () => {
   test("an HTTP proxy in the environment sends everything through fetch, which speaks to proxies", () => {
     for (const v of ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"]) {
       expect(createUpstreamClient("sockets", { [v]: "http://proxy.local:3128" }).kind).toBe("fetch");
+    }
+  });
+
+  test("both clients cancel a request through the gateway's UpstreamAbort (fetch through its signal)", async () => {
+    let arrived = 0;
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async () => {
+        arrived++;
+        await Bun.sleep(10_000);
+        return new Response("too late");
+      },
+    });
+    try {
+      for (const kind of ["fetch", "sockets"] as const) {
+        const client = createUpstreamClient(kind, {});
+        const ua = new UpstreamAbort();
+        const pending = client.fetch(`http://127.0.0.1:${server.port}/`, {}, ua).then(
+          () => "resolved",
+          (e: unknown) => e,
+        );
+        const was = arrived;
+        expect(await eventually(() => arrived > was, 3_000, 5)).toBe(true);
+        const reason = new DOMException("timeout", "TimeoutError");
+        ua.abort(reason);
+        expect(((await pending) as DOMException).name).toBe("TimeoutError");
+        client.close();
+      }
+    } finally {
+      void server.stop(true);
     }
   });
 });
