@@ -16,6 +16,8 @@
 // medians of N processes, and a change is believable when every process of one side beats every one of
 // the other. --warmup / --warmup-streams (30,000 requests, 14,336 streams: until the JIT's optimising
 // compiles are over; WARMUP in load.ts).
+// --minimal: the sides are bench/minimal-proxy.ts on the socket client instead of gateways (--a/--b give
+// their environment, e.g. --b TAP=1): what a change to the reading machinery is worth before any gateway work.
 // --together: each round loads A_k and B_k at the same time instead of one after the other. The VM's speed
 // drifts by up to 1.5x between consecutive runs (the same minimal proxy measured 412 and 678 µs per stream
 // a minute apart), and alternating rounds only spreads that drift; loaded together on the same core, a
@@ -30,7 +32,7 @@ import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
 import { cpuTicks, memory, pinSelf, ticksToMicros } from "./procs";
 import { median } from "./report";
-import { adminKey, startGateway, startMock, writeConfig, type Upstream } from "./targets";
+import { adminKey, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
 
 const { values: o } = parseArgs({
   args: Bun.argv.slice(2),
@@ -47,6 +49,7 @@ const { values: o } = parseArgs({
     "b-binary": { type: "string" },
     processes: { type: "string", default: "3" },
     together: { type: "boolean", default: false },
+    minimal: { type: "boolean", default: false },
     warmup: { type: "string", default: String(WARMUP.requests) },
     "warmup-streams": { type: "string", default: String(WARMUP.streams) },
   },
@@ -96,12 +99,14 @@ async function main(): Promise<void> {
       const list: Upstream[] = [];
       for (let k = 0; k < processes; k++) {
         const binary = o[`${side}-binary`];
-        const u = await startGateway(g, {
-          env: envOf(o[side]),
-          root: o[`${side}-root`],
-          db: `${side}${k}.db`,
-          ...(binary ? { binary } : {}),
-        });
+        const u = o.minimal
+          ? await startMinimal(mock.url, "sockets", envOf(o[side]))
+          : await startGateway(g, {
+              env: envOf(o[side]),
+              root: o[`${side}-root`],
+              db: `${side}${k}.db`,
+              ...(binary ? { binary } : {}),
+            });
         started.push(u);
         list.push(u);
       }
@@ -109,11 +114,11 @@ async function main(): Promise<void> {
     }
     const headers = { "content-type": "application/json", authorization: `Bearer ${g.adminKey}` };
     const target = (u: Upstream): Target => ({
-      name: "switchyard",
+      name: o.minimal ? "proxy" : "switchyard",
       url: `${u.url}/v1/chat/completions`,
       headers,
       pid: u.child.pid,
-      expectRouting: true,
+      expectRouting: !o.minimal,
     });
     // Interleaved A0 B0 A1 B1 …: neighbours in the order are from different sides.
     const all: { side: 0 | 1; k: number; t: Target }[] = [];
