@@ -17,7 +17,7 @@
 // the other. --warmup / --warmup-streams (30,000 requests, 14,336 streams: until the JIT's optimising
 // compiles are over; WARMUP in load.ts).
 // --minimal: the sides are bench/minimal-proxy.ts on the socket client instead of gateways (--a/--b give
-// their environment, e.g. --b TAP=1): what a change to the reading machinery is worth before any gateway work.
+// their environment, e.g. --b BUN_GC_TIMER_DISABLE=1): what a change to the reading machinery is worth before any gateway work.
 // --together: each round loads A_k and B_k at the same time instead of one after the other. The VM's speed
 // drifts by up to 1.5x between consecutive runs (the same minimal proxy measured 412 and 678 µs per stream
 // a minute apart), and alternating rounds only spreads that drift; loaded together on the same core, a

@@ -1,4 +1,4 @@
-// `bun bench/perf-js.ts [--stream] [--minimal] [requests] [KEY=VALUE …]`: where the gateway's JavaScript thread spends its CPU,
+// `bun bench/perf-js.ts [--stream] [--minimal] [--concurrency=N] [requests] [KEY=VALUE …]`: where the gateway's JavaScript thread spends its CPU,
 // native time included, from `perf` (software clock, call graphs) rather than Bun's 1 ms sampler.
 // Bun ships without symbols, so native frames stay addresses; JSC writes its JIT code map as a jitdump
 // (BUN_JSC_useJITDump), which this turns into /tmp/perf-<pid>.map so that perf names the JIT'd
@@ -18,6 +18,8 @@ import { adminKey, startGateway, startMinimal, startMock, writeConfig } from "./
 const streams = Bun.argv.includes("--stream");
 const minimal = Bun.argv.includes("--minimal");
 const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
+/** `--concurrency=N` (32): connections or streams at once. */
+const concurrency = Number(Bun.argv.find((a) => a.startsWith("--concurrency="))?.slice("--concurrency=".length) ?? 32);
 const extraEnv = envArgs();
 const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
 
@@ -123,7 +125,7 @@ try {
     pid: gw.child.pid,
     expectRouting: !minimal,
   };
-  const load = (n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
+  const load = (n: number) => (streams ? runStreams(t, n, concurrency) : runJson(t, n, concurrency));
   await warmUp(t);
   const data = join(dir, "perf.data");
   const perf = Bun.spawn(["perf", "record", "-k", "1", "-F", "5000", "-e", "cpu-clock", "-g", "-p", String(gw.child.pid), "-o", data], {
