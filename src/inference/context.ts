@@ -40,12 +40,13 @@ export interface Admission {
   release(): void;
 }
 
+/** A call let through (with the admission that settles its reservation) or refused. */
+export type Admitted = { ok: true; admission: Admission } | { ok: false; error: ApiError };
+
 /**
  * Limits applied before any upstream call (credits, budgets, the record queue) and headers added on
  * success. metering/guards.ts provides the implementation.
  */
-export type Admitted = { ok: true; admission: Admission } | { ok: false; error: ApiError };
-
 export interface Guards {
   admit(
     ctx: CallContext,
