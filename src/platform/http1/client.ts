@@ -13,12 +13,13 @@
 // chunked coding or close, with gzip/deflate/br/zstd bodies decoded. Requests go without
 // `accept-encoding` compression (identity), as a gateway on a fast link gains nothing from it. Another
 // scheme is refused (provider base URLs are http(s) by schema); with a proxy in the environment the
-// chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts).
-import type { Socket } from "bun";
+// chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts). This file holds the exchanges
+// and the pool; the socket itself (opening, the TLS handshake, partial writes) is socket.ts's.
 import type { UpstreamAbort } from "../upstream-abort";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
+import { openSocket, writeRequest, type SocketHolder } from "./socket";
 import { concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
 
 /**
@@ -71,8 +72,7 @@ interface Exchange {
   head: ResponseHead | null;
 }
 
-interface Conn {
-  socket: Socket<Conn> | null;
+interface Conn extends SocketHolder {
   origin: Origin;
   /** One per connection, reset for each exchange; its sink forwards to the current exchange. */
   parser: ResponseParser;
@@ -81,11 +81,7 @@ interface Conn {
   reused: boolean;
   idleSince: number;
   idleMs: number;
-  /** Unwritten bytes of the request (the socket accepted only part). */
-  outbox: Uint8Array | null;
 }
-
-const encoder = new TextEncoder();
 
 export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const idleMs = opts.idleMs ?? 30_000;
@@ -126,7 +122,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     // A request in flight keeps the process alive, as fetch's do; an idle one does not (onEnd). With
     // only unref'd sockets left, Bun's event loop polls without blocking: 100 % CPU until the answer.
     c.socket!.ref();
-    write(c, x.payload);
+    writeRequest(c, x.payload);
   };
 
   /** The parser's sink for one connection: what it finds goes to the connection's current exchange. */
@@ -237,66 +233,20 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     }
   };
 
-  // A string goes to the socket as it is (encoded natively); only a partial write needs its bytes.
-  const write = (c: Conn, payload: string | Uint8Array) => {
-    const n = c.socket!.write(payload);
-    if (typeof payload !== "string") {
-      if (n < payload.length) c.outbox = payload.subarray(Math.max(0, n));
-    } else if (n < payload.length || n < Buffer.byteLength(payload)) c.outbox = encoder.encode(payload).subarray(Math.max(0, n));
-  };
-
   const connect = (origin: Origin): Promise<Conn> => {
     const c = { socket: null, origin, exchange: null, reused: false, idleSince: 0, idleMs, outbox: null } as unknown as Conn;
     c.parser = new ResponseParser(sinkFor(c));
     opened++;
-    // Ready means open for plain TCP and handshaken for TLS: Bun.connect's own promise settles before a TLS
-    // socket's open callback, and a request written then would go nowhere.
-    const ready = Promise.withResolvers<Conn>();
-    const up = (s: Socket<Conn>) => {
-      if (c.socket) return;
-      // Connections keep the process alive only while they carry a request (begin, onEnd).
-      s.unref();
-      c.socket = s;
-      connections++;
-      ready.resolve(c);
-    };
-    Bun.connect<Conn>({
-      hostname: origin.hostname,
-      port: origin.port,
-      data: c,
-      ...(origin.tls ? { tls: opts.ca ? { serverName: origin.hostname, ca: opts.ca } : { serverName: origin.hostname } } : {}),
-      socket: {
-        binaryType: "uint8array",
-        open: (s) => {
-          if (!origin.tls) up(s);
-        },
-        handshake: (s, success, authorizationError) => {
-          if (success && !authorizationError) return up(s);
-          ready.reject(authorizationError ?? new TypeError(`TLS handshake with ${origin.hostname} failed`));
-          s.terminate();
-        },
-        data: (s, d) => onData(s.data, d),
-        drain: (s) => {
-          const rest = s.data.outbox;
-          if (!rest) return;
-          s.data.outbox = null;
-          const n = s.write(rest);
-          if (n < rest.length) s.data.outbox = rest.subarray(Math.max(0, n));
-        },
-        end: (s) => onClosed(s.data),
-        close: (s, err) => {
-          ready.reject(err ?? new TypeError(`connection to ${origin.hostname}:${origin.port} closed before it was ready`));
-          onClosed(s.data, err);
-        },
-        error: (s, err) => {
-          ready.reject(err);
-          onClosed(s.data, err);
-        },
-        // Bun.connect's promise rejects with the error itself.
-        connectError: () => {},
+    return openSocket(c, origin, opts.ca, {
+      up: (s) => {
+        // Connections keep the process alive only while they carry a request (begin, onEnd).
+        s.unref();
+        c.socket = s;
+        connections++;
       },
-    }).catch((err: unknown) => ready.reject(err));
-    return ready.promise;
+      data: onData,
+      closed: onClosed,
+    });
   };
 
   // Most recently parked first: the one least likely to have been closed by the server.
