@@ -15,7 +15,7 @@
 // scheme is refused (provider base URLs are http(s) by schema); with a proxy in the environment the
 // chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts). This file holds the exchanges
 // and the pool; the socket itself (opening, the TLS handshake, partial writes) is socket.ts's.
-import type { UpstreamAbort } from "../upstream-abort";
+import { UpstreamAbort } from "../upstream-abort";
 import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
@@ -53,10 +53,10 @@ export interface Http1Client {
 interface Exchange {
   resolve(res: Response): void;
   reject(err: unknown): void;
-  signal: AbortSignal | null;
-  onAbort: (() => void) | null;
-  /** The cancel switch given instead of a signal (hooked, not listened to). */
-  switch: UpstreamAbort | null;
+  /** The request's cancel switch: the caller's, or one a caller's AbortSignal drives. */
+  cancel: UpstreamAbort;
+  /** Stops listening to the caller's AbortSignal (set only when one was given). */
+  unlisten: (() => void) | null;
   /** Set once the head is in: the body's controller (null when the body came whole with the head). */
   body: ReadableStreamDefaultController<Bytes> | null;
   responded: boolean;
@@ -91,13 +91,10 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   let opened = 0;
   /** The exchange is over (answered, failed or aborted): the signal is let go. */
   const settle = (x: Exchange) => {
-    if (x.signal && x.onAbort) x.signal.removeEventListener("abort", x.onAbort);
-    x.onAbort = null;
-    x.switch?.onAbort(null);
+    x.unlisten?.();
+    x.unlisten = null;
+    x.cancel.onAbort(null);
   };
-  /** Why the exchange's request was aborted, or undefined while it was not. */
-  const abortReason = (x: Exchange): { reason: unknown } | undefined =>
-    x.switch?.aborted ? { reason: x.switch.reason } : x.signal?.aborted ? { reason: x.signal.reason } : undefined;
 
   const fail = (c: Conn, err: unknown) => {
     const x = c.exchange;
@@ -213,11 +210,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       x.retried = true;
       c.exchange = null;
       connect(c.origin).then(
-        (fresh) => {
-          const aborted = abortReason(x);
-          if (aborted) fail(fresh, aborted.reason);
-          else begin(fresh, x);
-        },
+        (fresh) => (x.cancel.aborted ? fail(fresh, x.cancel.reason) : begin(fresh, x)),
         (e: unknown) => {
           settle(x);
           x.reject(e);
@@ -253,9 +246,11 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const acquire = (origin: Origin): Conn | Promise<Conn> => pool.take(origin.key) ?? connect(origin);
 
   const fetchImpl: UpstreamFetch = (url, init, abort) => {
+    // One cancel mechanism inside: a caller's AbortSignal (fetch's way) drives a switch of its own.
     const signal = abort ? null : (init.signal ?? null);
-    if (abort?.aborted) return Promise.reject(abort.reason);
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    const cancel = abort ?? new UpstreamAbort();
+    if (signal?.aborted) cancel.abort(signal.reason);
+    if (cancel.aborted) return Promise.reject(cancel.reason);
     const body = init.body;
     if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
       return Promise.reject(new TypeError("the upstream client sends string or byte bodies only"));
@@ -274,9 +269,8 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       const x: Exchange = {
         resolve,
         reject,
-        signal,
-        onAbort: null,
-        switch: abort ?? null,
+        cancel,
+        unlisten: null,
         body: null,
         responded: false,
         payload,
@@ -287,13 +281,14 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         head: null,
       };
       const aborted = (reason: unknown) => (x.conn && x.conn.exchange === x ? fail(x.conn, reason) : (settle(x), reject(reason)));
-      if (abort) abort.onAbort(aborted);
-      else if (signal) {
-        x.onAbort = () => aborted(signal.reason);
-        signal.addEventListener("abort", x.onAbort, { once: true });
+      cancel.onAbort(aborted);
+      if (signal) {
+        const onSignal = () => cancel.abort(signal.reason);
+        signal.addEventListener("abort", onSignal, { once: true });
+        x.unlisten = () => signal.removeEventListener("abort", onSignal);
       }
       const start = (c: Conn) => {
-        if (abortReason(x)) return pool.park(c, null);
+        if (cancel.aborted) return pool.park(c, null);
         begin(c, x);
       };
       const got = acquire(origin);
