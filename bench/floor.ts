@@ -12,6 +12,10 @@
 // because the HTTP Client thread (same core) wakes and preempts the busy main thread about once per
 // request (0.9 preemptions per request, against 0.4 without the loop); on the socket client +44–50 µs,
 // with no context switches at all. Switchyard on fetch: ~0.75 preemptions per request.
+// `--gap 0` (the mock sends a stream's events back to back) parts a stream's fixed cost from its cost per
+// network read. Found this way (2026-11-27, 32 streams, a fast day): bare / minimal on sockets /
+// Switchyard on sockets 175 / 238 / 338 µs per stream at gap 0 and 263 / 388 / 488 at the bench's 5 ms:
+// per read Switchyard costs what the minimal proxy does; its extra ~100 µs is per stream.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +32,10 @@ const { values: o } = parseArgs({
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "5" },
     burn: { type: "string", default: "0" },
+    // The mock's stream timing: a gap of 0 sends each stream's events back to back (few network reads),
+    // which parts a stream's fixed cost from its cost per read.
+    ttft: { type: "string", default: "20" },
+    gap: { type: "string", default: "5" },
   },
 });
 const json = o.json;
@@ -37,7 +45,7 @@ const unit = json ? "request" : "stream";
 
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-floor-"));
-const mock = await startMock(json ? 0 : 20, json ? 0 : 5);
+const mock = await startMock(json ? 0 : Number(o.ttft), json ? 0 : Number(o.gap));
 const key = adminKey();
 const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: key };
 const path = "/v1/chat/completions";
