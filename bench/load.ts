@@ -2,7 +2,7 @@
 // workers each issuing requests back to back until a bounded total is reached.
 import { JSON_TEXT, STREAM_CHUNKS, STREAM_TEXT } from "./mock-upstream";
 
-export type TargetName = "direct" | "proxy" | "switchyard";
+export type TargetName = "direct" | "proxy" | "minimal" | "switchyard";
 
 export interface Target {
   name: TargetName;

@@ -65,87 +65,62 @@ const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
 const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
 const mb = (n: number) => n.toFixed(1);
 
+/** The table's target columns, in order; the minimal JS proxy is a reference, not a target. */
+const COLUMNS: TargetName[] = ["direct", "proxy", "minimal", "switchyard"];
+
 export function renderTable(r: Results): string {
   const rows: string[][] = [];
+  // One cell per target column, "—" where the figure does not apply (direct has no process between).
+  const each = <T>(t: Record<TargetName, T>, f: (x: T, name: TargetName) => string) =>
+    COLUMNS.map((n) => (t[n] === undefined ? "—" : f(t[n], n)));
+  const cpuRatio = (t: Record<TargetName, { cpuUs: number | null }>) =>
+    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×); minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
   for (const { concurrency: c, targets: t } of r.json) {
     const d = t.direct;
-    const head = `non-streaming, ${c} connections`;
-    rows.push([`${head}: requests/s`, int(d.rps), int(t.proxy.rps), int(t.switchyard.rps), ""]);
-    rows.push([
-      `… latency p50 / p99 (ms)`,
-      pair(d.p50, d.p99),
-      pair(t.proxy.p50, t.proxy.p99),
-      pair(t.switchyard.p50, t.switchyard.p99),
-      "",
-    ]);
+    rows.push([`non-streaming, ${c} connections: requests/s`, ...each(t, (x) => int(x.rps)), ""]);
+    rows.push([`… latency p50 / p99 (ms)`, ...each(t, (x) => pair(x.p50, x.p99)), ""]);
     rows.push([
       `… added over direct p50 / p99 (ms)`,
-      "—",
-      `${signed(t.proxy.p50 - d.p50)} / ${signed(t.proxy.p99 - d.p99)}`,
-      `${signed(t.switchyard.p50 - d.p50)} / ${signed(t.switchyard.p99 - d.p99)}`,
+      ...each(t, (x, n) => (n === "direct" ? "—" : `${signed(x.p50 - d.p50)} / ${signed(x.p99 - d.p99)}`)),
       "",
     ]);
-    rows.push([
-      `… **CPU µs / request**`,
-      "—",
-      int(t.proxy.cpuUs ?? NaN),
-      int(t.switchyard.cpuUs ?? NaN),
-      `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`,
-    ]);
-    const errs = d.errors + t.proxy.errors + t.switchyard.errors;
-    if (errs) rows.push([`… errors`, int(d.errors), int(t.proxy.errors), int(t.switchyard.errors), ""]);
+    rows.push([`… **CPU µs / request**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t)]);
+    if (COLUMNS.some((n) => t[n]?.errors)) rows.push([`… errors`, ...each(t, (x) => int(x.errors)), ""]);
   }
   for (const { concurrency: c, targets: t } of r.streams) {
     const d = t.direct;
-    rows.push([
-      `streaming, ${c} streams: TTFB p50 / p99 (ms)`,
-      pair(d.ttfbP50, d.ttfbP99),
-      pair(t.proxy.ttfbP50, t.proxy.ttfbP99),
-      pair(t.switchyard.ttfbP50, t.switchyard.ttfbP99),
-      "",
-    ]);
+    rows.push([`streaming, ${c} streams: TTFB p50 / p99 (ms)`, ...each(t, (x) => pair(x.ttfbP50, x.ttfbP99)), ""]);
     rows.push([
       `… TTFB added over direct p50 / p99 (ms)`,
-      "—",
-      `${signed(t.proxy.ttfbP50 - d.ttfbP50)} / ${signed(t.proxy.ttfbP99 - d.ttfbP99)}`,
-      `${signed(t.switchyard.ttfbP50 - d.ttfbP50)} / ${signed(t.switchyard.ttfbP99 - d.ttfbP99)}`,
+      ...each(t, (x, n) => (n === "direct" ? "—" : `${signed(x.ttfbP50 - d.ttfbP50)} / ${signed(x.ttfbP99 - d.ttfbP99)}`)),
       `${signed(t.switchyard.ttfbP50 - t.proxy.ttfbP50)} ms p50 over bare${c === 32 ? " (≤ 1 ms)" : ""}`,
     ]);
-    rows.push([
-      `… total stream time p50 / p99 (ms)`,
-      pair(d.totalP50, d.totalP99),
-      pair(t.proxy.totalP50, t.proxy.totalP99),
-      pair(t.switchyard.totalP50, t.switchyard.totalP99),
-      "",
-    ]);
-    rows.push([
-      `… complete streams`,
-      `${d.complete}/${d.streams}`,
-      `${t.proxy.complete}/${t.proxy.streams}`,
-      `${t.switchyard.complete}/${t.switchyard.streams}`,
-      "",
-    ]);
-    rows.push([
-      `… **CPU µs / stream**`,
-      "—",
-      int(t.proxy.cpuUs ?? NaN),
-      int(t.switchyard.cpuUs ?? NaN),
-      `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×)`,
-    ]);
+    rows.push([`… total stream time p50 / p99 (ms)`, ...each(t, (x) => pair(x.totalP50, x.totalP99)), ""]);
+    rows.push([`… complete streams`, ...each(t, (x) => `${x.complete}/${x.streams}`), ""]);
+    rows.push([`… **CPU µs / stream**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t)]);
   }
   const m = r.memory;
   rows.push([
     `gateway RSS idle / peak under 128 streams / after load (MB)`,
     "",
     "",
+    "",
     `${mb(m.idleMb)} / ${mb(m.peak128Mb)} / ${mb(m.afterLoadMb)}`,
     "peak ≤ 100 MB",
   ]);
-  rows.push([`gateway RSS after each 128-stream round (MB)`, "", "", m.afterEachRoundMb.map((x) => x.toFixed(0)).join(", "), "no growth"]);
-  rows.push([`gateway lifetime peak RSS, whole run (MB)`, "", "", mb(m.lifetimePeakMb), ""]);
+  rows.push([
+    `gateway RSS after each 128-stream round (MB)`,
+    "",
+    "",
+    "",
+    m.afterEachRoundMb.map((x) => x.toFixed(0)).join(", "),
+    "no growth",
+  ]);
+  rows.push([`gateway lifetime peak RSS, whole run (MB)`, "", "", "", mb(m.lifetimePeakMb), ""]);
   const s = r.startup;
   rows.push([
     `compiled binary exec → /readyz 200 (ms), fresh DB / existing DB`,
+    "",
     "",
     "",
     `${ms(median(s.freshDbMs))} / ${ms(median(s.existingDbMs))}`,
@@ -157,11 +132,12 @@ export function renderTable(r: Results): string {
       `record writer → SQLite (records/s; per CPU-second)`,
       "",
       "",
+      "",
       `${int(w.recordsPerSecond)}; ${int(w.recordsPerCpuSecond)}${w.complete ? "" : " (LOSS)"}`,
       "≥ 10,000",
     ]);
   }
-  const header = ["Metric", "direct", "bare proxy", "Switchyard", "Switchyard ÷ bare (target)"];
+  const header = ["Metric", "direct", "bare proxy", "minimal JS proxy (reference)", "Switchyard", "Switchyard ÷ bare (target)"];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
@@ -173,7 +149,8 @@ export function renderMarkdown(r: Results): string {
     `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.`,
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
       `${s.rounds} alternating rounds per load (order rotated each round); CPU from /proc/<pid>/stat utime+stime of the proxy process, summed over the rounds. ` +
-      `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model.`,
+      `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model. ` +
+      `The minimal JS proxy (bench/minimal-proxy.ts, on Switchyard's socket client) is a reference, not a target: it parses every SSE event and re-serialises it and does nothing else, the floor a gateway that reads each chunk in JavaScript starts from.`,
     "",
     renderTable(r),
   ];

@@ -1,4 +1,5 @@
-// `bun run bench`: direct → bare proxy → Switchyard under the same load, alternating rounds, one table.
+// `bun run bench`: direct → bare proxy → minimal JS proxy (a reference) → Switchyard under the same load,
+// alternating rounds, one table.
 // Writes bench/results/latest.{md,json} and the README's Benchmark section (--quick: quick.{md,json},
 // README untouched). Everything runs on loopback, every loop is bounded, every child is killed on exit.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,7 +9,7 @@ import { runJson, runStreams, warmUp, type Target, type TargetName } from "./loa
 import { STREAM_CHUNKS } from "./mock-upstream";
 import { CLK_TCK, CORES, PINNING, cpuTicks, memory, pinSelf, pinned, resetPeak, spawnChild, ticksToMicros, waitForOutput } from "./procs";
 import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
-import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMock, timeToReady, writeConfig } from "./targets";
+import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMinimal, startMock, timeToReady, writeConfig } from "./targets";
 
 const quick = Bun.argv.includes("--quick");
 const S = quick
@@ -33,7 +34,7 @@ const S = quick
 const TTFT_MS = 20;
 const GAP_MS = 5;
 const SETTLE_MS = 300;
-const NAMES: TargetName[] = ["direct", "proxy", "switchyard"];
+const NAMES: TargetName[] = ["direct", "proxy", "minimal", "switchyard"];
 
 function log(msg: string): void {
   process.stderr.write(`[bench] ${msg}\n`);
@@ -192,12 +193,15 @@ async function main(): Promise<number> {
     const rw = await recordWriter(S.records);
 
     const proxy = await startBareProxy(mock.url);
+    // The reference column: the cheapest JS proxy that reads every event (floor.ts has it by thread).
+    const minimal = await startMinimal(mock.url, "sockets");
     const gw = await startGateway(g, { binary: build.path });
     const path = "/v1/chat/completions";
     const json = { "content-type": "application/json" };
     const targets: Record<TargetName, Target> = {
       direct: { name: "direct", url: mock.url + path, headers: json, pid: null, expectRouting: false },
       proxy: { name: "proxy", url: proxy.url + path, headers: json, pid: proxy.child.pid, expectRouting: false },
+      minimal: { name: "minimal", url: minimal.url + path, headers: json, pid: minimal.child.pid, expectRouting: false },
       switchyard: {
         name: "switchyard",
         url: gw.url + path,
@@ -255,7 +259,7 @@ async function main(): Promise<number> {
     results.memory.afterLoadMb = mbOf(memory(gw.child.pid).rssKb);
     results.settings.elapsedS = Math.round((performance.now() - started) / 1000);
 
-    await Promise.all([gw.child.stop(), proxy.child.stop(), mock.child.stop()]);
+    await Promise.all([gw.child.stop(), proxy.child.stop(), minimal.child.stop(), mock.child.stop()]);
     const md = renderMarkdown(results);
     process.stdout.write(md);
     const base = join(ROOT, "bench/results", quick ? "quick" : "latest");
