@@ -156,17 +156,16 @@ try {
   const unit = streams ? "stream" : "request";
   const us = (n: number) => ((n * 200) / run.count).toFixed(1); // 5 kHz: one sample is 200 µs
   console.log(`JS thread: ${total} samples, ${us(total)} µs/${unit} over ${run.count} ${unit}s`);
-  for (const [name, n] of rows.slice(0, 40)) {
-    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
-  }
+  const print = (list: [string, number][], top: number) => {
+    for (const [name, n] of list.slice(0, top)) {
+      console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
+    }
+  };
+  print(rows, 40);
   console.log("inclusive (the function and what it calls):");
-  for (const [name, n] of inclusive.slice(0, 40)) {
-    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
-  }
+  print(inclusive, 40);
   console.log("(no JS frame), split:");
-  for (const [name, n] of native.slice(0, 15)) {
-    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}% ${us(n).padStart(7)} µs  ${name}`);
-  }
+  print(native, 15);
 } finally {
   await gw.child.stop();
   await mock.child.stop();
