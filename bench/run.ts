@@ -1,17 +1,35 @@
 // `bun run bench`: direct → bare proxy → minimal JS proxy (a reference) → Switchyard under the same load,
 // alternating rounds, one table.
 // Writes bench/results/latest.{md,json} and the README's Benchmark section (--quick: quick.{md,json},
-// README untouched). Everything runs on loopback, every loop is bounded, every child is killed on exit.
+// README untouched). KEY=VALUE arguments go to the gateway's environment, for an experiment: the run's
+// settings name them, and a full run writes experiment.{md,json}, leaving latest.* and the README alone.
+// Everything runs on loopback, every loop is bounded, every child is killed on exit.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp, type Target, type TargetName } from "./load";
 import { STREAM_CHUNKS } from "./mock-upstream";
-import { CLK_TCK, CORES, PINNING, cpuTicks, memory, pinSelf, pinned, resetPeak, spawnChild, ticksToMicros, waitForOutput } from "./procs";
+import {
+  CLK_TCK,
+  CORES,
+  PINNING,
+  cpuTicks,
+  envArgs,
+  memory,
+  pinSelf,
+  pinned,
+  resetPeak,
+  spawnChild,
+  ticksToMicros,
+  waitForOutput,
+} from "./procs";
 import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
 import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMinimal, startMock, timeToReady, writeConfig } from "./targets";
 
 const quick = Bun.argv.includes("--quick");
+/** KEY=VALUE arguments: extra environment of the gateway (an experiment, never the README's table). */
+const gatewayEnvArgs = envArgs();
+const readmeToo = !quick && !Bun.argv.includes("--no-readme") && Object.keys(gatewayEnvArgs).length === 0;
 const S = quick
   ? {
       rounds: 2,
@@ -195,7 +213,7 @@ async function main(): Promise<number> {
     const proxy = await startBareProxy(mock.url);
     // The reference column: the cheapest JS proxy that reads every event (floor.ts has it by thread).
     const minimal = await startMinimal(mock.url, "sockets");
-    const gw = await startGateway(g, { binary: build.path });
+    const gw = await startGateway(g, { binary: build.path, env: gatewayEnvArgs });
     const path = "/v1/chat/completions";
     const json = { "content-type": "application/json" };
     const targets: Record<TargetName, Target> = {
@@ -227,6 +245,13 @@ async function main(): Promise<number> {
         streamChunks: STREAM_CHUNKS,
         clkTck: CLK_TCK,
         memStreams: S.memStreams,
+        ...(Object.keys(gatewayEnvArgs).length
+          ? {
+              gatewayEnv: Object.entries(gatewayEnvArgs)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(" "),
+            }
+          : {}),
       },
       json: [],
       streams: [],
@@ -262,17 +287,17 @@ async function main(): Promise<number> {
     await Promise.all([gw.child.stop(), proxy.child.stop(), minimal.child.stop(), mock.child.stop()]);
     const md = renderMarkdown(results);
     process.stdout.write(md);
-    const base = join(ROOT, "bench/results", quick ? "quick" : "latest");
+    // An experiment's full run does not take the place of the latest real one.
+    const base = join(ROOT, "bench/results", quick ? "quick" : Object.keys(gatewayEnvArgs).length ? "experiment" : "latest");
     writeFileSync(`${base}.md`, md);
     writeFileSync(
       `${base}.json`,
       JSON.stringify(results, (_, v) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v), 1) + "\n",
     );
-    if (!quick && !Bun.argv.includes("--no-readme")) {
+    if (readmeToo) {
       const readme = join(ROOT, "README.md");
       writeFileSync(readme, updateReadme(readFileSync(readme, "utf8"), md));
     }
-    const readmeToo = !quick && !Bun.argv.includes("--no-readme");
     log(`done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and the README's Benchmark section" : ""}`);
     log(`median startup ${median(freshDbMs).toFixed(0)} ms`);
     return failures.length ? 1 : 0;
