@@ -41,6 +41,12 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE INDEX `rr_ws_created_idx` ON `request_records` (`workspace_id`,`created_at`);",
    "CREATE INDEX `rr_ws_request_idx` ON `request_records` (`workspace_id`,`request_id`);"
   ]
+ },
+ {
+  "tag": "0002_ledger_created_idx_dropped",
+  "statements": [
+   "-- The SQLite credit poller reads rows after the last rowid it saw (ledger-reader-sqlite.ts): an index on\n-- created_at alone was written with every record batch and read by nothing (Postgres dropped its own in 0001).\nDROP INDEX `ledger_created_idx`;"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [

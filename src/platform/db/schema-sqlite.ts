@@ -153,8 +153,9 @@ export const creditLedger = sqliteTable(
     requestId: text("request_id"),
     createdAt: ms("created_at").notNull(),
   },
-  // created_at alone: the credit poller sums the recent rows of every workspace each second.
-  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt), index("ledger_created_idx").on(t.createdAt)],
+  // No index on created_at alone: the credit poller reads the rows after the last rowid it saw
+  // (ledger-reader-sqlite.ts), and one more index would only be written with every batch.
+  (t) => [index("ledger_ws_idx").on(t.workspaceId, t.createdAt)],
 );
 
 export const idempotencyRecords = sqliteTable(

@@ -1,0 +1,57 @@
+// Migration 0002 on SQLite drops the credit ledger's index on created_at alone, which nothing reads (the
+// poller goes by rowid): an existing database upgrades in place with its ledger rows and balance intact.
+import { Database as BunSqlite } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MIGRATIONS_TABLE, openDatabase } from "../../../src/platform/db/database";
+import { sqliteMigrations } from "../../../src/platform/db/migrations.generated";
+import { writeBatch } from "../../../src/metering/record-batch";
+import { makeRecord } from "./test-db";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const ledgerIndexes = (path: string): string[] => {
+  const db = new BunSqlite(path, { readonly: true });
+  try {
+    return (db.query("PRAGMA index_list(credit_ledger)").all() as { name: string }[]).map((i) => i.name).sort();
+  } finally {
+    db.close();
+  }
+};
+
+test("a database from before migration 0002 keeps its ledger rows and loses only the unread created_at index", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sy-ledger-idx-"));
+  dirs.push(dir);
+  const path = join(dir, "old.db");
+  // A database as the release before this migration left it: migrations 0000 and 0001, one top-up.
+  const old = new BunSqlite(path, { create: true });
+  old.run(`CREATE TABLE ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+  for (const m of sqliteMigrations.slice(0, 2)) {
+    for (const s of m.statements) old.run(s);
+    old.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
+  }
+  old.run(
+    "INSERT INTO credit_ledger (id, workspace_id, amount_microdollars, reason, created_at) VALUES ('top-up', 'ws', 5000000, 'cli', 1)",
+  );
+  old.close();
+  expect(ledgerIndexes(path)).toContain("ledger_created_idx");
+
+  const db = await openDatabase(`sqlite:${path}`);
+  try {
+    expect(await db.pendingMigrations()).toEqual(["0002_ledger_created_idx_dropped"]);
+    await db.migrate();
+    expect(await db.pendingMigrations()).toEqual([]);
+    // A charged call after the upgrade debits the same ledger; the poller's sum sees both rows.
+    await writeBatch(db, [makeRecord({ workspaceId: "ws", costMicrodollars: 1_250, chargeCredits: true })], Date.now());
+    const { sums } = await db.ledgerReader().next();
+    expect(sums.get("ws")).toBe(5_000_000 - 1_250);
+  } finally {
+    await db.close();
+  }
+  expect(ledgerIndexes(path).filter((n) => !n.startsWith("sqlite_autoindex"))).toEqual(["ledger_ws_idx"]);
+});
