@@ -29,7 +29,8 @@ import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMinimal
 const quick = Bun.argv.includes("--quick");
 /** KEY=VALUE arguments: extra environment of the gateway (an experiment, never the README's table). */
 const gatewayEnvArgs = envArgs();
-const readmeToo = !quick && !Bun.argv.includes("--no-readme") && Object.keys(gatewayEnvArgs).length === 0;
+const experiment = Object.keys(gatewayEnvArgs).length > 0;
+const readmeToo = !quick && !Bun.argv.includes("--no-readme") && !experiment;
 const S = quick
   ? {
       rounds: 2,
@@ -245,7 +246,7 @@ async function main(): Promise<number> {
         streamChunks: STREAM_CHUNKS,
         clkTck: CLK_TCK,
         memStreams: S.memStreams,
-        ...(Object.keys(gatewayEnvArgs).length
+        ...(experiment
           ? {
               gatewayEnv: Object.entries(gatewayEnvArgs)
                 .map(([k, v]) => `${k}=${v}`)
@@ -288,7 +289,7 @@ async function main(): Promise<number> {
     const md = renderMarkdown(results);
     process.stdout.write(md);
     // An experiment's full run does not take the place of the latest real one.
-    const base = join(ROOT, "bench/results", quick ? "quick" : Object.keys(gatewayEnvArgs).length ? "experiment" : "latest");
+    const base = join(ROOT, "bench/results", quick ? "quick" : experiment ? "experiment" : "latest");
     writeFileSync(`${base}.md`, md);
     writeFileSync(
       `${base}.json`,
