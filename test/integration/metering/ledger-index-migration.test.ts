@@ -2,17 +2,13 @@
 // poller goes by rowid): an existing database upgrades in place with its ledger rows and balance intact.
 import { Database as BunSqlite } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MIGRATIONS_TABLE, openDatabase } from "../../../src/platform/db/database";
-import { sqliteMigrations } from "../../../src/platform/db/migrations.generated";
+import { openDatabase } from "../../../src/platform/db/database";
 import { writeBatch } from "../../../src/metering/record-batch";
-import { makeRecord } from "./test-db";
+import { makeRecord, sqliteAtMigration } from "./test-db";
 
-const dirs: string[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const c of cleanups.splice(0)) c();
 });
 
 const ledgerIndexes = (path: string): string[] => {
@@ -25,16 +21,9 @@ const ledgerIndexes = (path: string): string[] => {
 };
 
 test("a database from before migration 0002 keeps its ledger rows and loses only the unread created_at index", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "sy-ledger-idx-"));
-  dirs.push(dir);
-  const path = join(dir, "old.db");
   // A database as the release before this migration left it: migrations 0000 and 0001, one top-up.
-  const old = new BunSqlite(path, { create: true });
-  old.run(`CREATE TABLE ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
-  for (const m of sqliteMigrations.slice(0, 2)) {
-    for (const s of m.statements) old.run(s);
-    old.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
-  }
+  const { path, raw: old, cleanup } = sqliteAtMigration(2);
+  cleanups.push(cleanup);
   old.run(
     "INSERT INTO credit_ledger (id, workspace_id, amount_microdollars, reason, created_at) VALUES ('top-up', 'ws', 5000000, 'cli', 1)",
   );

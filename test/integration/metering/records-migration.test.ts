@@ -2,29 +2,19 @@
 // leaves the records table without an index on the id: an existing SQLite database upgrades in place.
 import { Database as BunSqlite } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MIGRATIONS_TABLE, openDatabase } from "../../../src/platform/db/database";
-import { sqliteMigrations } from "../../../src/platform/db/migrations.generated";
+import { openDatabase } from "../../../src/platform/db/database";
 import { writeBatch } from "../../../src/metering/record-batch";
-import { makeRecord } from "./test-db";
+import { makeRecord, sqliteAtMigration } from "./test-db";
 
-const dirs: string[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const c of cleanups.splice(0)) c();
 });
 
 test("records written before the rowid migration survive it in their order, and new ones append after them", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "sy-rowid-"));
-  dirs.push(dir);
-  const path = join(dir, "old.db");
   // A database as the first release left it: only the initial migration, records keyed by their text id.
-  const old = new BunSqlite(path, { create: true });
-  old.run(`CREATE TABLE ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
-  const init = sqliteMigrations[0]!;
-  for (const s of init.statements) old.run(s);
-  old.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [init.tag, Date.now()]);
+  const { path, raw: old, cleanup } = sqliteAtMigration(1);
+  cleanups.push(cleanup);
   const insert = old.query(
     `INSERT INTO request_records (id, request_id, attempt, workspace_id, created_at, endpoint, status_code, success, is_final_attempt,
        latency_ms, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_microdollars) VALUES (?, ?, 1, 'ws', ?, 'chat_completions', 200, 1, 1, 5, 1, 1, 0, 0, 7)`,

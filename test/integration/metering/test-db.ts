@@ -4,7 +4,9 @@ import postgres from "postgres";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Database } from "../../../src/platform/db/database";
+import { Database as BunSqlite } from "bun:sqlite";
+import { MIGRATIONS_TABLE, openDatabase, type Database } from "../../../src/platform/db/database";
+import { sqliteMigrations } from "../../../src/platform/db/migrations.generated";
 import type { RequestRecord } from "../../../src/metering/request-record";
 
 export const PG_URL = "postgres://postgres@127.0.0.1:5432/test";
@@ -99,4 +101,20 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     if (Date.now() > deadline) return false;
     await Bun.sleep(stepMs);
   }
+}
+
+/**
+ * A SQLite file as an earlier release left it: the first `applied` migrations run and recorded, nothing
+ * else. For the upgrade tests; `cleanup` removes its folder.
+ */
+export function sqliteAtMigration(applied: number): { path: string; raw: BunSqlite; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "sy-upgrade-"));
+  const path = join(dir, "old.db");
+  const raw = new BunSqlite(path, { create: true });
+  raw.run(`CREATE TABLE ${MIGRATIONS_TABLE} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+  for (const m of sqliteMigrations.slice(0, applied)) {
+    for (const s of m.statements) raw.run(s);
+    raw.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
+  }
+  return { path, raw, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
