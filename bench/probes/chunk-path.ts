@@ -48,16 +48,16 @@ const adapter = adapterFor("openai");
 const target = { providerModelId: model } as Parameters<typeof adapter.streamTransformer>[0];
 function gateway(): number {
   let bytes = 0;
-  const body = new ReadableStream<Uint8Array>({ start() {} });
+  const body = new Response(new ReadableStream<Uint8Array>({ start() {} }));
   const events = new UpstreamEvents(body, adapter, target, new AbortController());
   const out = new SyncTransform<PipelineEvent, string>(chatSseTransformer());
   for (const r of reads) {
-    events.accept({ done: false, value: r });
+    events.piece(r);
     for (let e = events.take(); e !== null && e.type !== "end"; e = events.take()) {
       if (e.type === "delta") for (const s of out.push(e)) bytes += s.length;
     }
   }
-  events.accept({ done: true, value: undefined });
+  events.end();
   events.cancel();
   return bytes;
 }

@@ -1,8 +1,9 @@
 // The client's side of a streaming call once its first content has arrived: no fallback any more.
-// It reads the upstream one network chunk at a time (never buffering to the end), runs decode →
-// translate → encode synchronously for what arrived, enforces the idle and total timeouts, writes SSE
-// keep-alive comments during silences, settles the attempt exactly once, and aborts the upstream
-// request when the client goes away.
+// Each network read of the upstream is decoded and translated as it arrives (upstream-events.ts), and
+// the drain here encodes and writes what it brought at once, in the same callback (never buffering to
+// the end, no promise per read); it enforces the idle and total timeouts, writes SSE keep-alive
+// comments during silences, settles the attempt exactly once, and aborts the upstream request when
+// the client goes away.
 import type { DeltaEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
@@ -11,7 +12,7 @@ import { transportError, type AttemptPlan } from "./attempt";
 import { buildRecord, ZERO_USAGE } from "./record";
 import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
-import type { UpstreamEvents } from "./upstream-events";
+import type { NextEvent, UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
 
 export type Delta = DeltaEvent;
@@ -57,12 +58,12 @@ class CommittedStream {
   private lastWrite = performance.now();
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private readonly deadline: number;
-  // The client going away aborts the upstream read; if the body was never pulled (the client left
-  // before the response started), nothing else would settle the attempt, so it is settled here.
-  private readonly onClientGone = () => {
-    this.s.events.cancel();
-    if (!this.sink) this.cancelled();
-  };
+  /** The wait limit set when the drain last ran dry was the total limit's rest, not the idle limit. */
+  private totalBound = false;
+  /** Resolves the body's pull once the attempt is settled. */
+  private done: (() => void) | null = null;
+  // The client going away stops the upstream and settles the attempt (as cancelled) at once.
+  private readonly onClientGone = () => this.cancelled();
 
   constructor(
     private readonly site: CallSite,
@@ -89,10 +90,13 @@ class CommittedStream {
   private async run(sink: DirectController): Promise<void> {
     this.sink = sink;
     if (this.site.ctx.signal.aborted || this.finished) return this.cancelled(); // left before the first write
-    this.write(this.s.first.flatMap((ev) => [...this.enc.push(ev)]));
-    this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
+    const settled = new Promise<void>((resolve) => (this.done = resolve));
     try {
-      await this.pump();
+      this.write(this.s.first.flatMap((ev) => [...this.enc.push(ev)]));
+      this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
+      this.s.events.listen(() => this.drain());
+      this.drain();
+      await settled;
     } catch {
       this.cancelled(); // the sink refused a write: the client is gone
     } finally {
@@ -101,43 +105,41 @@ class CommittedStream {
     }
   }
 
-  private async pump(): Promise<void> {
-    const provider = this.s.plan.candidate.provider;
+  /** Writes whatever the upstream's last read brought; run by each arrival (UpstreamEvents.listen). */
+  private drain(): void {
     const events = this.s.events;
-    let totalBound = false;
-    for (;;) {
-      const r = events.take();
-      if (r === null) {
-        // Nothing queued: one network read (its events queue up), awaited on the reader's own promise.
-        const left = this.deadline - performance.now();
-        totalBound = left <= provider.idleTimeoutMs;
-        try {
-          events.accept(await events.read(Math.max(1, Math.min(provider.idleTimeoutMs, left))));
-        } catch (err) {
-          events.readFailed(err);
+    try {
+      while (!this.finished) {
+        const r = events.take();
+        if (r === null) {
+          // Nothing more yet: the next read must come within the idle limit (or the rest of the total).
+          const provider = this.s.plan.candidate.provider;
+          const left = this.deadline - performance.now();
+          this.totalBound = left <= provider.idleTimeoutMs;
+          return events.expectWithin(Math.max(1, Math.min(provider.idleTimeoutMs, left)));
         }
-        if (this.site.ctx.signal.aborted || this.finished) return this.cancelled();
-        continue;
+        if (r.type === "delta") this.write(this.enc.push(r));
+        else if (r.type === "usage") this.s.usage = r.usage;
+        else return this.settle(r);
       }
-      if (r.type === "delta") {
-        this.write(this.enc.push(r));
-        continue;
-      }
-      if (r.type === "usage") {
-        this.s.usage = r.usage;
-        continue;
-      }
-      if (r.type === "error") return this.fail(r.error);
-      if (r.type === "end") {
-        const settled = this.finish(200, null);
-        return settled ? this.end({ type: "done", ...settled }) : undefined;
-      }
-      if (r.type === "broken") return this.fail(transportError(r.err, provider.id));
-      const message = totalBound
-        ? `Provider '${provider.id}' stream exceeded its total time limit.`
-        : `Provider '${provider.id}' went silent mid-stream.`;
-      return this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
+    } catch {
+      this.cancelled(); // the sink refused a write: the client is gone
     }
+  }
+
+  /** The stream's last word: its end, an upstream error, a broken connection or a timeout. */
+  private settle(r: Exclude<NextEvent, Delta | { type: "usage" }>): void {
+    const provider = this.s.plan.candidate.provider;
+    if (r.type === "error") return this.fail(r.error);
+    if (r.type === "end") {
+      const settled = this.finish(200, null);
+      return settled ? this.end({ type: "done", ...settled }) : undefined;
+    }
+    if (r.type === "broken") return this.fail(transportError(r.err, provider.id));
+    const message = this.totalBound
+      ? `Provider '${provider.id}' stream exceeded its total time limit.`
+      : `Provider '${provider.id}' went silent mid-stream.`;
+    return this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
   }
 
   private write(out: string[]): void {
@@ -177,6 +179,8 @@ class CommittedStream {
     if (this.finished) return null;
     this.finished = true;
     clearInterval(this.keepAlive);
+    // The pull ends once the caller has written the last event (this runs before its continuation).
+    this.done?.();
     const { deps, ctx, prepared, log, onSettled } = this.site;
     const s = this.s;
     const c = s.plan.candidate;

@@ -26,7 +26,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
     readBody: false,
   });
   if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
-  const events = new UpstreamEvents(sent.response.body!, plan.adapter, plan.target, abort);
+  const events = new UpstreamEvents(sent.response, plan.adapter, plan.target, abort);
   // The client may leave while we wait for the first token: stop the upstream at once.
   const onClientGone = () => events.cancel();
   ctx.signal.addEventListener("abort", onClientGone, { once: true });

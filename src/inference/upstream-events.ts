@@ -1,13 +1,15 @@
-// An upstream SSE body read as internal StreamEvents, one network read at a time: bytes are decoded
+// An upstream SSE body read as internal StreamEvents, pushed one network read at a time (body-tap.ts: the
+// socket client calls in from its data callback, with no promise per read): bytes are decoded
 // (TextDecoder keeps a UTF-8 character split across reads; eventsource-parser handles CRLF, comments
-// and multi-line data), each SSE event goes through the adapter's transformer, and the results queue up.
-// Each network read has a deadline (first-byte, idle or total limit), watched by one interval per
-// stream rather than a timer per read (creating and clearing a timer per chunk was a measurable share
-// of a stream's CPU); when a deadline passes, the upstream request is aborted.
+// and multi-line data), each SSE event goes through the adapter's transformer, the results queue up and
+// the reader is woken. While the reader waits, a deadline (first-byte, idle or total limit) is watched
+// by one interval per stream rather than a timer per read (creating and clearing a timer per chunk was
+// a measurable share of a stream's CPU); when it passes, the upstream request is aborted.
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import type { ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
 import { SyncTransform } from "./sync-transform";
 import type { Abortable } from "../platform/abort-sweeper";
+import { tapBody, type BodyTap } from "../platform/body-tap";
 
 /** Bound on one buffered event, so a server that never ends a line cannot exhaust memory. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -18,11 +20,8 @@ const STREAMING = { stream: true };
 export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout" } | { type: "broken"; err: unknown };
 const END = { type: "end" } as const;
 const TIMEOUT = { type: "timeout" } as const;
-/** What one reader.read() gives. */
-type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
 
-export class UpstreamEvents {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+export class UpstreamEvents implements BodyTap {
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
   private readonly translate: SyncTransform<EventSourceMessage, StreamEvent>;
@@ -32,17 +31,21 @@ export class UpstreamEvents {
   /** Why no more events will come (set once; take returns it after the queued events). */
   private failure: NextEvent | null = null;
   private watchdog: ReturnType<typeof setInterval> | undefined;
-  /** performance.now() by which the pending read must finish; Infinity while not reading. */
+  /** performance.now() by which the next piece must come; Infinity while nobody waits. */
   private deadline = Infinity;
   private timedOut = false;
+  /** Cancelled or failed in translation: whatever the body still brings is ignored. */
+  private stopped = false;
+  /** Called after each piece, end or failure: the reader's wake-up. */
+  private wake: (() => void) | null = null;
+  private readonly stopBody: () => void;
 
   constructor(
-    body: ReadableStream<Uint8Array>,
+    response: Response,
     adapter: ProviderAdapter,
     target: UpstreamTarget,
     private readonly abort: Abortable,
   ) {
-    this.reader = body.getReader();
     this.translate = new SyncTransform(adapter.streamTransformer(target));
     this.parser = createParser({
       maxBufferSize: MAX_EVENT_CHARS,
@@ -51,26 +54,27 @@ export class UpstreamEvents {
         if (err.type === "max-buffer-size-exceeded") this.failure ??= { type: "broken", err };
       },
     });
+    this.stopBody = tapBody(response, this);
   }
 
-  /** The next event, or why there is none; a read waits at most `withinMs`. */
+  /** The next event, or why there is none, waiting at most `withinMs` for it (the first-byte wait). */
   async next(withinMs: number): Promise<NextEvent> {
+    const until = performance.now() + withinMs;
     for (;;) {
       const ready = this.take();
       if (ready) return ready;
-      try {
-        this.accept(await this.read(withinMs));
-      } catch (err) {
-        this.readFailed(err);
-      }
+      this.expectWithin(Math.max(1, until - performance.now()));
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
     }
   }
 
-  // The hot loop (committed-stream.ts) uses the three steps below itself: `take`, and when it gives
-  // null, `accept(await read(…))` (or `readFailed`). It then awaits the reader's own promise, not an
-  // async wrapper around it: one promise and one resumption less per network read.
+  /** From now on `onReady` is called whenever something may be ready to take (the committed stream's drain). */
+  listen(onReady: () => void): void {
+    this.wake = onReady;
+  }
 
-  /** What is ready without reading: a queued event, the stream's end or failure; null when a read is needed. */
+  /** What is ready: a queued event, the stream's end or failure; null while more must arrive. */
   take(): NextEvent | null {
     if (this.head < this.queue.length) {
       const event = this.queue[this.head++]!;
@@ -81,51 +85,10 @@ export class UpstreamEvents {
     return this.ended ? END : null;
   }
 
-  /** One network read, watched by the deadline `withinMs` from now; hand its result to accept or readFailed. */
-  read(withinMs: number): Promise<ReadResult> {
-    this.arm(withinMs);
-    return this.reader.read();
-  }
-
-  /** Decodes and translates what a read brought; the events queue up for take. */
-  accept(r: ReadResult): void {
-    this.deadline = Infinity;
-    // A translator that throws on an unexpected upstream shape makes the stream broken (a provider
-    // error), never an exception escaping into the response.
-    try {
-      if (r.done) {
-        this.ended = true;
-        this.stopWatchdog();
-        this.parser.feed(this.decoder.decode());
-        this.enqueue(this.translate.end());
-      } else {
-        this.parser.feed(this.decoder.decode(r.value, STREAMING));
-      }
-    } catch (err) {
-      this.cancel();
-      this.failure = { type: "broken", err };
-    }
-  }
-
-  /** The read failed: aborted by the deadline (timeout) or by the network (broken). */
-  readFailed(err: unknown): void {
-    this.deadline = Infinity;
-    this.failure = this.timedOut ? TIMEOUT : { type: "broken", err };
-  }
-
-  cancel(): void {
-    this.stopWatchdog();
-    this.abort.abort();
-    this.reader.cancel().catch(() => {});
-  }
-
-  private enqueue(events: StreamEvent[]): void {
-    for (const e of events) this.queue.push(e);
-  }
-
-  private arm(ms: number): void {
+  /** The reader waits: the next piece must come within `ms`, or the upstream request is aborted (a timeout). */
+  expectWithin(ms: number): void {
     this.deadline = performance.now() + ms;
-    if (this.watchdog !== undefined) return;
+    if (this.watchdog !== undefined || this.stopped || this.ended) return;
     // Checked at a tenth of the limit (25 ms to 1 s): a 60 s idle limit costs one wake-up a second.
     const every = Math.min(1_000, Math.max(25, ms / 10));
     this.watchdog = setInterval(() => {
@@ -135,6 +98,65 @@ export class UpstreamEvents {
       this.abort.abort(new DOMException("timeout", "TimeoutError"));
     }, every);
     this.watchdog.unref?.();
+  }
+
+  // BodyTap: the body's pieces, decoded and translated as they come. A translator that throws on an
+  // unexpected upstream shape makes the stream broken (a provider error), never an exception escaping
+  // into the client's socket callback.
+
+  piece(bytes: Uint8Array): void {
+    if (this.stopped) return;
+    this.deadline = Infinity;
+    try {
+      this.parser.feed(this.decoder.decode(bytes, STREAMING));
+    } catch (err) {
+      this.broke(err);
+    }
+    this.wake?.();
+  }
+
+  end(): void {
+    if (this.stopped) return;
+    this.ended = true;
+    this.stopWatchdog();
+    try {
+      this.parser.feed(this.decoder.decode());
+      this.enqueue(this.translate.end());
+    } catch (err) {
+      this.broke(err);
+    }
+    this.wake?.();
+  }
+
+  /** The body failed: aborted by the deadline (timeout) or by the network (broken). */
+  error(err: unknown): void {
+    if (this.stopped) return;
+    this.stopWatchdog();
+    this.failure ??= this.timedOut ? TIMEOUT : { type: "broken", err };
+    this.wake?.();
+  }
+
+  /** The reader is done with the stream (the client left, or the stream failed): the upstream request stops. */
+  cancel(): void {
+    this.wake = null;
+    this.stop();
+  }
+
+  private broke(err: unknown): void {
+    this.failure ??= { type: "broken", err };
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopWatchdog();
+    this.abort.abort();
+    this.stopBody();
+  }
+
+  private enqueue(events: StreamEvent[]): void {
+    for (const e of events) this.queue.push(e);
   }
 
   private stopWatchdog(): void {

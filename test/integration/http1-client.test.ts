@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
+import { TAP, tapBody, type BodyTap } from "../../src/platform/body-tap";
 import { eventually } from "../support/spawn";
 
 const encoder = new TextEncoder();
@@ -356,6 +357,92 @@ describe("streaming and aborts", () => {
       const body = Buffer.from(await res.arrayBuffer()).toString("latin1");
       expect({ framing, length: body.length, same: body === expected }).toEqual({ framing, length: expected.length, same: true });
     }
+  });
+});
+
+describe("body taps (pieces by callback, no reader)", () => {
+  /** A tap that writes down what it hears. */
+  function recorder() {
+    const decoder = new TextDecoder();
+    const heard = { text: "", pieces: 0, ended: false, error: undefined as unknown };
+    const tap: BodyTap = {
+      piece: (b) => {
+        heard.pieces++;
+        heard.text += decoder.decode(b, { stream: true });
+      },
+      end: () => void (heard.ended = true),
+      error: (e) => void (heard.error = e),
+    };
+    return { heard, tap };
+  }
+
+  test("a tap taken while the server holds the rest hears what came already, then the rest as it arrives, then the end", async () => {
+    const hold = gate();
+    const server = serve(() => new Response(heldBody("first|", hold.promise, "second")));
+    const c = client();
+    const res = await within(c.fetch(`http://127.0.0.1:${server.port}/`, {}), 3_000, "fetch");
+    expect(TAP in res).toBe(true);
+    const { heard, tap } = recorder();
+    tapBody(res, tap);
+    expect(await eventually(() => heard.text === "first|", 3_000)).toBe(true);
+    expect(heard.ended).toBe(false);
+    hold.resolve();
+    expect(await eventually(() => heard.ended, 3_000)).toBe(true);
+    expect({ text: heard.text, error: heard.error }).toEqual({ text: "first|second", error: undefined });
+    // The body ended with the exchange: its connection went back to the pool.
+    expect(c.stats().idle).toBe(1);
+  });
+
+  test("a tap taken after the whole body arrived hears every piece in order, then the end, at once", async () => {
+    const pieces = ["alpha|", "beta|", "gamma"];
+    const server = rawServer(async (s) => {
+      s.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
+      for (const p of pieces) {
+        s.write(`${p.length.toString(16)}\r\n${p}\r\n`);
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      s.write("0\r\n\r\n");
+    });
+    const c = client();
+    const res = await within(c.fetch(`${server.url}/`, {}), 3_000, "fetch");
+    expect(await eventually(() => c.stats().idle === 1, 5_000)).toBe(true);
+    const { heard, tap } = recorder();
+    tapBody(res, tap);
+    expect(heard).toEqual({ text: pieces.join(""), pieces: heard.pieces, ended: true, error: undefined });
+  });
+
+  test("an abort mid-body reaches the tap as its error, with the abort's reason", async () => {
+    const hold = gate();
+    const server = serve(() => new Response(heldBody("first|", hold.promise, "never heard")));
+    const ua = new UpstreamAbort();
+    const res = await within(client().fetch(`http://127.0.0.1:${server.port}/`, {}, ua), 3_000, "fetch");
+    const { heard, tap } = recorder();
+    tapBody(res, tap);
+    expect(await eventually(() => heard.text === "first|", 3_000)).toBe(true);
+    const reason = new DOMException("timeout", "TimeoutError");
+    ua.abort(reason);
+    expect(heard.error).toBe(reason);
+    expect(heard.ended).toBe(false);
+  });
+
+  test("a body the client decodes (gzip) offers no tap: tapBody reads the decoded body through a reader", async () => {
+    const text = "decoded ✓".repeat(100);
+    const gz = Bun.gzipSync(encoder.encode(text));
+    const head = `HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${gz.length}\r\n\r\n`;
+    const half = gz.length >> 1;
+    let socket: RawSocket | undefined;
+    // Head and half the body first: the Response resolves with a streaming body, the rest comes after.
+    const server = rawServer((s) => {
+      socket = s;
+      s.write(Buffer.concat([Buffer.from(head, "latin1"), gz.subarray(0, half)]));
+    });
+    const res = await within(client().fetch(`${server.url}/`, {}), 3_000, "fetch");
+    socket!.write(gz.subarray(half));
+    expect(TAP in res).toBe(false);
+    const { heard, tap } = recorder();
+    tapBody(res, tap);
+    expect(await eventually(() => heard.ended, 3_000)).toBe(true);
+    expect(heard.text).toBe(text);
   });
 });
 

@@ -20,7 +20,8 @@ import { Http1ParseError, ResponseParser, type ResponseHead, type ResponseSink }
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
 import { openSocket, writeRequest, type SocketHolder } from "./socket";
-import { concatAll, keepAliveTimeout, respond, type Bytes } from "./response";
+import { concatAll, keepAliveTimeout, needsDecoding, respond, type Bytes } from "./response";
+import { TAP, type BodyTap } from "../body-tap";
 
 /**
  * fetch's shape; `abort`, when given, replaces `init.signal` as the request's cancel switch (a callback,
@@ -59,6 +60,12 @@ interface Exchange {
   unlisten: (() => void) | null;
   /** Set once the head is in: the body's controller (null when the body came whole with the head). */
   body: ReadableStreamDefaultController<Bytes> | null;
+  /** Pieces of a streaming body that neither its reader nor a tap has taken yet (null once one has). */
+  pending: Bytes[] | null;
+  /** Who takes the body's pieces by callback instead of the stream (body-tap.ts), once one asked. */
+  tap: BodyTap | null;
+  /** How a streaming body ended while its pieces were still pending (told to the reader or tap that takes them). */
+  over: "end" | { error: unknown } | null;
   responded: boolean;
   /** The request as written, kept to retry it once on a fresh connection (see onClosed). */
   payload: string | Uint8Array;
@@ -103,7 +110,9 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     if (!x) return;
     settle(x);
     if (!x.responded) x.reject(err);
+    else if (x.tap) x.tap.error(err);
     else if (x.body) {
+      if (x.pending) x.over = { error: err };
       try {
         x.body.error(err);
       } catch {
@@ -135,6 +144,8 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       // A view into the delivery, not a copy: Bun hands each socket read over in a buffer of its own
       // (never reused; http1-client.test.ts checks it).
       if (x.early) x.early.push(piece as Bytes);
+      else if (x.tap) x.tap.piece(piece);
+      else if (x.pending) x.pending.push(piece as Bytes);
       else x.body?.enqueue(piece as Bytes);
     },
     end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
@@ -143,20 +154,46 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   /** After each delivery: a head that arrived without its whole body answers now, with a streaming body. */
   const flushHead = (c: Conn, x: Exchange) => {
     if (!x.head || x.responded) return;
-    const early = x.early!;
+    x.pending = x.early!;
     x.early = null;
-    const stream = new ReadableStream<Bytes>({
-      start: (controller) => {
-        x.body = controller;
-        for (const piece of early) controller.enqueue(piece);
+    // The pieces wait in `pending` until the first read pulls them (a high-water mark of 0: nothing is
+    // pulled before a read) or a tap takes the body over, so a tap gets every piece in order, by callback.
+    const stream = new ReadableStream<Bytes>(
+      {
+        start: (controller) => {
+          x.body = controller;
+        },
+        pull: (controller) => movePending(x, controller),
+        cancel: () => {
+          if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
+        },
       },
-      cancel: () => {
-        if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
-      },
-    });
+      { highWaterMark: 0 },
+    );
     const res = respond(x.head, stream);
+    if (!needsDecoding(x.head)) (res as Response & { [TAP]: (tap: BodyTap) => void })[TAP] = (tap) => takeOver(x, tap);
     x.responded = true;
     x.resolve(res);
+  };
+
+  const movePending = (x: Exchange, controller: ReadableStreamDefaultController<Bytes>) => {
+    const pending = x.pending;
+    if (!pending) return;
+    x.pending = null;
+    for (const piece of pending) controller.enqueue(piece);
+    if (x.over === "end") controller.close();
+  };
+
+  /** A tap takes over a body nobody has read: what already came goes to it now, the rest as it comes. */
+  const takeOver = (x: Exchange, tap: BodyTap) => {
+    if (!x.pending) throw new TypeError("the body is already being read");
+    const pending = x.pending;
+    x.pending = null;
+    x.tap = tap;
+    for (const piece of pending) tap.piece(piece);
+    // Ended or failed before the tap came: it hears so now (after its pieces).
+    if (x.over === "end") tap.end();
+    else if (x.over) tap.error(x.over.error);
   };
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
@@ -173,12 +210,18 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       }
       x.responded = true;
       x.resolve(res);
-    } else x.body?.close();
+    }
     c.exchange = null;
     c.socket?.unref();
     settle(x);
     if (keepAlive) pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
+    // The connection is settled first: a tap's end runs the reader's code (the stream's end) at once.
+    if (streamed) {
+      if (x.tap) x.tap.end();
+      else if (x.pending) x.over = "end";
+      else x.body?.close();
+    }
     opts.afterExchange?.(streamed);
   };
 
@@ -272,6 +315,9 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
         cancel,
         unlisten: null,
         body: null,
+        pending: null,
+        tap: null,
+        over: null,
         responded: false,
         payload,
         noBody: method === "HEAD",

@@ -12,10 +12,19 @@ const DECODINGS: Record<string, CompressionFormat | "brotli" | "zstd"> = {
   zstd: "zstd",
 };
 
-export function respond(head: ResponseHead, body: ReadableStream<Bytes> | Bytes | null): Response {
+/** The content coding the body must be decoded from (undefined for none or identity). */
+function codingOf(head: ResponseHead): string | undefined {
   let encoding: string | undefined;
   for (const [k, v] of head.headers) if (k === "content-encoding") encoding = v.trim().toLowerCase();
-  if (encoding && encoding !== "identity" && body !== null) {
+  return encoding === "identity" ? undefined : encoding;
+}
+
+/** True when respond() will pipe the body through a decoder (so the Response's body is not the one given). */
+export const needsDecoding = (head: ResponseHead): boolean => codingOf(head) !== undefined;
+
+export function respond(head: ResponseHead, body: ReadableStream<Bytes> | Bytes | null): Response {
+  const encoding = codingOf(head);
+  if (encoding && body !== null) {
     const format = DECODINGS[encoding];
     if (!format) throw new TypeError(`unsupported content-encoding from upstream: ${encoding}`);
     const source = body instanceof Uint8Array ? new Blob([body]).stream() : body;

@@ -40,7 +40,7 @@ export async function runStream(
   pieces: (string | Uint8Array)[],
   t: UpstreamTarget = target(adapter),
 ): Promise<StreamEvent[]> {
-  const events = new UpstreamEvents(bytesStream(pieces), adapterFor(adapter), t, new AbortController());
+  const events = new UpstreamEvents(new Response(bytesStream(pieces)), adapterFor(adapter), t, new AbortController());
   const out: StreamEvent[] = [];
   for (;;) {
     const r = await events.next(10_000);
