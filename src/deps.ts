@@ -123,7 +123,7 @@ function inferenceDeps(d: {
     },
     guards: meteringGuards({ credits, budgets: d.budgets, writer: records, enforceCredits: d.config.file.credits?.enforce === true }),
     logger: d.logger,
-    fetch: d.upstream.fetch,
+    send: d.upstream.send,
     aborts: new AbortSweeper(),
     keepAliveMs: 15_000,
   };

@@ -8,6 +8,7 @@
 // stream's cost is; reading and writing the network, the event loop and the kernel are.
 import { createParser } from "eventsource-parser";
 import { UpstreamEvents } from "../../src/inference/upstream-events";
+import { answerOf } from "../../src/platform/upstream-answer";
 import { chatSseTransformer } from "../../src/inference/chat/render";
 import { SyncTransform } from "../../src/inference/sync-transform";
 import { adapterFor } from "../../src/providers/registry";
@@ -48,7 +49,7 @@ const adapter = adapterFor("openai");
 const target = { providerModelId: model } as Parameters<typeof adapter.streamTransformer>[0];
 function gateway(): number {
   let bytes = 0;
-  const body = new Response(new ReadableStream<Uint8Array>({ start() {} }));
+  const body = answerOf(new Response(new ReadableStream<Uint8Array>({ start() {} })));
   const events = new UpstreamEvents(body, adapter, target, new AbortController());
   const out = new SyncTransform<PipelineEvent, string>(chatSseTransformer());
   for (const r of reads) {

@@ -1,5 +1,6 @@
 // The in-process gateway the probes drive: one model on one OpenAI-compatible provider whose fetch is
 // stubbed (no network), generous limits, warn logging, and a request maker for /v1/chat/completions.
+import { answerOf } from "../../src/platform/upstream-answer";
 import { startServer, GENEROUS_LIMITS } from "../../test/support/server";
 
 const config = {
@@ -40,11 +41,11 @@ export function sseAnswer(): Response {
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
-/** Starts the gateway with `upstream` as its fetch; `request(stream)` builds one chat completions request. */
+/** Starts the gateway with `upstream` as its upstream (its Responses as answers); `request(stream)` builds one chat completions request. */
 export async function stubGateway(upstream: () => Response) {
   // The bench's gateway logs at warn: no request log line, and no after-response hook for it.
   const s = await startServer({ configFile: config, logLevel: "warn" });
-  s.deps.inference.fetch = (async () => upstream()) as unknown as typeof fetch;
+  s.deps.inference.send = async () => answerOf(upstream());
   const { createApp } = await import("../../src/app");
   const app = createApp(s.deps);
   const request = (stream = false) =>

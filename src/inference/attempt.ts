@@ -7,6 +7,7 @@ import { adapterForRoute } from "../providers/registry";
 import type { InferenceDeps } from "./context";
 import { credentialFor, type Prepared } from "./prepare";
 import type { UpstreamAbort } from "../platform/upstream-abort";
+import type { UpstreamAnswer } from "../platform/upstream-answer";
 
 export interface AttemptPlan {
   candidate: Candidate;
@@ -54,7 +55,8 @@ export function planAttempt(
   };
 }
 
-export type SendOutcome = { ok: true; response: Response; text: string | null } | { ok: false; error: UpstreamError; cancelled: boolean };
+export type SendOutcome =
+  { ok: true; response: UpstreamAnswer; text: string | null } | { ok: false; error: UpstreamError; cancelled: boolean };
 
 export interface SendLimits {
   /** Until the response headers arrive (the connect timeout). */
@@ -78,7 +80,7 @@ export async function send(
   const started = performance.now();
   const watch = deps.aborts.watch(clientSignal, upstreamAbort, limits.headersMs);
   try {
-    const response = await deps.fetch(plan.url, plan.init, upstreamAbort);
+    const response = await deps.send(plan.url, plan.init, upstreamAbort);
     // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
     if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
     else deps.aborts.release(watch);

@@ -1,6 +1,6 @@
 // What the request pipeline needs, injected: catalog, router state, credentials, metering and limits.
 // No Elysia here: routes build a CallContext from the HTTP request and call the pipeline.
-import type { UpstreamFetch } from "../platform/http1/client";
+import type { UpstreamSend } from "../platform/upstream-answer";
 import type { Catalog, Endpoint } from "../catalog/types";
 import type { HealthStore } from "../routing/health";
 import type { WorkspaceRoutingDefaults } from "../routing/types";
@@ -66,8 +66,8 @@ export interface InferenceDeps {
   records: { enqueue(record: RequestRecord): unknown };
   guards: Guards;
   logger: Logger;
-  /** Sends an upstream request, answering like fetch (platform/http1/upstream-fetch.ts). */
-  fetch: UpstreamFetch;
+  /** Sends an upstream request (the client chosen in platform/http1/upstream-fetch.ts). */
+  send: UpstreamSend;
   /** Timeouts and client departures of upstream requests in flight (platform/abort-sweeper.ts). */
   aborts: AbortSweeper;
   /** SSE keep-alive comment interval during upstream silence. */

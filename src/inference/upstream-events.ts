@@ -1,4 +1,4 @@
-// An upstream SSE body read as internal StreamEvents, pushed one network read at a time (body-tap.ts: the
+// An upstream SSE body read as internal StreamEvents, pushed one network read at a time (a BodyTap: the
 // socket client calls in from its data callback, with no promise per read): bytes are decoded
 // (TextDecoder keeps a UTF-8 character split across reads; eventsource-parser handles CRLF, comments
 // and multi-line data), each SSE event goes through the adapter's transformer, the results queue up and
@@ -9,7 +9,7 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from "e
 import type { ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
 import { SyncTransform } from "./sync-transform";
 import type { Abortable } from "../platform/abort-sweeper";
-import { tapBody, type BodyTap } from "../platform/body-tap";
+import type { BodyTap, UpstreamAnswer } from "../platform/upstream-answer";
 
 /** Bound on one buffered event, so a server that never ends a line cannot exhaust memory. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -41,7 +41,7 @@ export class UpstreamEvents implements BodyTap {
   private readonly stopBody: () => void;
 
   constructor(
-    response: Response,
+    answer: UpstreamAnswer,
     adapter: ProviderAdapter,
     target: UpstreamTarget,
     private readonly abort: Abortable,
@@ -54,7 +54,7 @@ export class UpstreamEvents implements BodyTap {
         if (err.type === "max-buffer-size-exceeded") this.failure ??= { type: "broken", err };
       },
     });
-    this.stopBody = tapBody(response, this);
+    this.stopBody = answer.tap(this);
   }
 
   /** The next event, or why there is none, waiting at most `withinMs` for it (the first-byte wait). */

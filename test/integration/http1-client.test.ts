@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
-import { TAP, tapBody, type BodyTap } from "../../src/platform/body-tap";
+import type { BodyTap } from "../../src/platform/upstream-answer";
 import { eventually } from "../support/spawn";
 
 const encoder = new TextEncoder();
@@ -360,7 +360,7 @@ describe("streaming and aborts", () => {
   });
 });
 
-describe("body taps (pieces by callback, no reader)", () => {
+describe("answers (send): no Response made, the body by callback", () => {
   /** A tap that writes down what it hears. */
   function recorder() {
     const decoder = new TextDecoder();
@@ -376,15 +376,32 @@ describe("body taps (pieces by callback, no reader)", () => {
     return { heard, tap };
   }
 
-  test("a tap taken while the server holds the rest hears what came already, then the rest as it arrives, then the end", async () => {
+  /** An answer whose server sent "first|" and holds `rest` until `hold` opens, tapped once "first|" was heard. */
+  async function tappedMidBody(rest: string, abort?: UpstreamAbort) {
     const hold = gate();
-    const server = serve(() => new Response(heldBody("first|", hold.promise, "second")));
+    const server = serve(() => new Response(heldBody("first|", hold.promise, rest)));
     const c = client();
-    const res = await within(c.fetch(`http://127.0.0.1:${server.port}/`, {}), 3_000, "fetch");
-    expect(TAP in res).toBe(true);
+    const a = await within(c.send(`http://127.0.0.1:${server.port}/`, {}, abort), 3_000, "send");
     const { heard, tap } = recorder();
-    tapBody(res, tap);
+    const stop = a.tap(tap);
     expect(await eventually(() => heard.text === "first|", 3_000)).toBe(true);
+    return { hold, c, heard, stop };
+  }
+
+  test("a whole answer gives its status, its headers as sent and its body as text", async () => {
+    const server = rawServer((s) => void s.write(okHead(5, "x-upstream: yes\r\n") + "hello"));
+    const a = await within(client().send(`${server.url}/`, {}), 3_000, "send");
+    expect({ status: a.status, ok: a.ok, header: a.headers.get("x-upstream"), type: a.headers.get("content-type") }).toEqual({
+      status: 200,
+      ok: true,
+      header: "yes",
+      type: "text/plain",
+    });
+    expect(await a.text()).toBe("hello");
+  });
+
+  test("a tap taken while the server holds the rest hears what came already, then the rest as it arrives, then the end", async () => {
+    const { hold, c, heard } = await tappedMidBody("second");
     expect(heard.ended).toBe(false);
     hold.resolve();
     expect(await eventually(() => heard.ended, 3_000)).toBe(true);
@@ -393,7 +410,7 @@ describe("body taps (pieces by callback, no reader)", () => {
     expect(c.stats().idle).toBe(1);
   });
 
-  test("a tap taken after the whole body arrived hears every piece in order, then the end, at once", async () => {
+  test("a tap taken after the whole streamed body arrived hears every piece in order, then the end, at once", async () => {
     const pieces = ["alpha|", "beta|", "gamma"];
     const server = rawServer(async (s) => {
       s.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
@@ -404,43 +421,48 @@ describe("body taps (pieces by callback, no reader)", () => {
       s.write("0\r\n\r\n");
     });
     const c = client();
-    const res = await within(c.fetch(`${server.url}/`, {}), 3_000, "fetch");
+    const a = await within(c.send(`${server.url}/`, {}), 3_000, "send");
     expect(await eventually(() => c.stats().idle === 1, 5_000)).toBe(true);
     const { heard, tap } = recorder();
-    tapBody(res, tap);
+    a.tap(tap);
     expect(heard).toEqual({ text: pieces.join(""), pieces: heard.pieces, ended: true, error: undefined });
+    // One reader per body: a second tap is refused.
+    expect(() => a.tap(recorder().tap)).toThrow(TypeError);
   });
 
   test("an abort mid-body reaches the tap as its error, with the abort's reason", async () => {
-    const hold = gate();
-    const server = serve(() => new Response(heldBody("first|", hold.promise, "never heard")));
     const ua = new UpstreamAbort();
-    const res = await within(client().fetch(`http://127.0.0.1:${server.port}/`, {}, ua), 3_000, "fetch");
-    const { heard, tap } = recorder();
-    tapBody(res, tap);
-    expect(await eventually(() => heard.text === "first|", 3_000)).toBe(true);
+    const { heard } = await tappedMidBody("never heard", ua);
     const reason = new DOMException("timeout", "TimeoutError");
     ua.abort(reason);
     expect(heard.error).toBe(reason);
     expect(heard.ended).toBe(false);
   });
 
-  test("a body the client decodes (gzip) offers no tap: tapBody reads the decoded body through a reader", async () => {
+  test("stopping a tap mid-body cancels the request: its connection is closed, not pooled", async () => {
+    const { c, heard, stop } = await tappedMidBody("never heard");
+    stop();
+    expect((heard.error as DOMException).name).toBe("AbortError");
+    expect(await eventually(() => c.stats().connections === 0, 3_000)).toBe(true);
+    expect(c.stats().idle).toBe(0);
+  });
+
+  test("a streamed gzip body reaches the tap decoded", async () => {
     const text = "decoded ✓".repeat(100);
     const gz = Bun.gzipSync(encoder.encode(text));
     const head = `HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${gz.length}\r\n\r\n`;
     const half = gz.length >> 1;
     let socket: RawSocket | undefined;
-    // Head and half the body first: the Response resolves with a streaming body, the rest comes after.
+    // Head and half the body first: the answer comes with a streaming body, the rest after.
     const server = rawServer((s) => {
       socket = s;
       s.write(Buffer.concat([Buffer.from(head, "latin1"), gz.subarray(0, half)]));
     });
-    const res = await within(client().fetch(`${server.url}/`, {}), 3_000, "fetch");
+    const a = await within(client().send(`${server.url}/`, {}), 3_000, "send");
     socket!.write(gz.subarray(half));
-    expect(TAP in res).toBe(false);
+    expect(a.headers.get("content-encoding")).toBeNull();
     const { heard, tap } = recorder();
-    tapBody(res, tap);
+    a.tap(tap);
     expect(await eventually(() => heard.ended, 3_000)).toBe(true);
     expect(heard.text).toBe(text);
   });

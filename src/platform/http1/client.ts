@@ -1,6 +1,7 @@
 // The upstream HTTP client: HTTP/1.1 over Bun's sockets, with keep-alive connections pooled per origin.
-// It answers like fetch (a Response whose body streams as it arrives; the signal aborts the request or
-// its body), so the inference path and its tests see no difference.
+// `send` answers with an UpstreamAnswer (answer.ts: no native Response; a streaming body's pieces go to a
+// tap straight from the socket's data callback), `fetch` with a Response as fetch would (the body streams
+// as it arrives; the signal aborts the request or its body), for tests and the bench's minimal proxy.
 //
 // Why not fetch: Bun's fetch runs on its own client thread and hands every response and body read to
 // JavaScript through a native stream source that allocates 64 KB+ read buffers in the JS heap. Measured
@@ -21,7 +22,8 @@ import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
 import { openSocket, writeRequest, type SocketHolder } from "./socket";
 import { concatAll, keepAliveTimeout, needsDecoding, respond, type Bytes } from "./response";
-import { TAP, type BodyTap } from "../body-tap";
+import { StreamedAnswer, WholeAnswer, type BodyFeed } from "./answer";
+import { answerOf, type UpstreamAnswer, type UpstreamSend } from "../upstream-answer";
 
 /**
  * fetch's shape; `abort`, when given, replaces `init.signal` as the request's cancel switch (a callback,
@@ -44,6 +46,9 @@ export interface Http1ClientOptions {
 }
 
 export interface Http1Client {
+  /** The gateway's way in: an answer without a native Response (upstream-answer.ts). */
+  send: UpstreamSend;
+  /** The same exchange answered as fetch answers (a Response). */
   fetch: UpstreamFetch;
   /** Closes every idle connection (in-flight ones finish). */
   close(): void;
@@ -51,21 +56,13 @@ export interface Http1Client {
 }
 
 /** One request on one connection, from the first byte written to the body's end. */
-interface Exchange {
-  resolve(res: Response): void;
+interface Exchange extends BodyFeed {
+  resolve(answer: UpstreamAnswer): void;
   reject(err: unknown): void;
   /** The request's cancel switch: the caller's, or one a caller's AbortSignal drives. */
   cancel: UpstreamAbort;
   /** Stops listening to the caller's AbortSignal (set only when one was given). */
   unlisten: (() => void) | null;
-  /** Set once the head is in: the body's controller (null when the body came whole with the head). */
-  body: ReadableStreamDefaultController<Bytes> | null;
-  /** Pieces of a streaming body that neither its reader nor a tap has taken yet (null once one has). */
-  pending: Bytes[] | null;
-  /** Who takes the body's pieces by callback instead of the stream (body-tap.ts), once one asked. */
-  tap: BodyTap | null;
-  /** How a streaming body ended while its pieces were still pending (told to the reader or tap that takes them). */
-  over: "end" | { error: unknown } | null;
   responded: boolean;
   /** The request as written, kept to retry it once on a fresh connection (see onClosed). */
   payload: string | Uint8Array;
@@ -90,6 +87,14 @@ interface Conn extends SocketHolder {
   idleMs: number;
 }
 
+function tryMake(make: () => UpstreamAnswer): UpstreamAnswer | Error {
+  try {
+    return make();
+  } catch (err) {
+    return err instanceof Error ? err : new TypeError(String(err));
+  }
+}
+
 export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   const idleMs = opts.idleMs ?? 30_000;
   const maxIdle = opts.maxIdlePerOrigin ?? 256;
@@ -111,14 +116,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     settle(x);
     if (!x.responded) x.reject(err);
     else if (x.tap) x.tap.error(err);
-    else if (x.body) {
-      if (x.pending) x.over = { error: err };
-      try {
-        x.body.error(err);
-      } catch {
-        // Already closed or cancelled by its reader.
-      }
-    }
+    else x.over = { error: err };
   };
 
   const begin = (c: Conn, x: Exchange) => {
@@ -145,8 +143,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       // (never reused; http1-client.test.ts checks it).
       if (x.early) x.early.push(piece as Bytes);
       else if (x.tap) x.tap.piece(piece);
-      else if (x.pending) x.pending.push(piece as Bytes);
-      else x.body?.enqueue(piece as Bytes);
+      else x.pending?.push(piece as Bytes);
     },
     end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
   });
@@ -156,44 +153,21 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     if (!x.head || x.responded) return;
     x.pending = x.early!;
     x.early = null;
-    // The pieces wait in `pending` until the first read pulls them (a high-water mark of 0: nothing is
-    // pulled before a read) or a tap takes the body over, so a tap gets every piece in order, by callback.
-    const stream = new ReadableStream<Bytes>(
-      {
-        start: (controller) => {
-          x.body = controller;
-        },
-        pull: (controller) => movePending(x, controller),
-        cancel: () => {
-          if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const res = respond(x.head, stream);
-    if (!needsDecoding(x.head)) (res as Response & { [TAP]: (tap: BodyTap) => void })[TAP] = (tap) => takeOver(x, tap);
+    const head = x.head;
+    const streamed = new StreamedAnswer(head, x, () => {
+      if (c.exchange === x) fail(c, new DOMException("body cancelled", "AbortError"));
+    });
+    answer(x, () => (needsDecoding(head) ? answerOf(respond(head, streamed.stream())) : streamed));
+  };
+
+  /** Resolves the exchange with an answer, or fails it with what fetch would have thrown for this head. */
+  const answer = (x: Exchange, make: () => UpstreamAnswer) => {
+    const status = x.head!.status;
+    // A status fetch cannot represent (101) or a content coding it cannot decode fails the exchange as fetch's would.
+    const made = status < 200 || status > 599 ? new RangeError(`unsupported upstream status ${status}`) : tryMake(make);
+    if (made instanceof Error) return fail(x.conn!, made);
     x.responded = true;
-    x.resolve(res);
-  };
-
-  const movePending = (x: Exchange, controller: ReadableStreamDefaultController<Bytes>) => {
-    const pending = x.pending;
-    if (!pending) return;
-    x.pending = null;
-    for (const piece of pending) controller.enqueue(piece);
-    if (x.over === "end") controller.close();
-  };
-
-  /** A tap takes over a body nobody has read: what already came goes to it now, the rest as it comes. */
-  const takeOver = (x: Exchange, tap: BodyTap) => {
-    if (!x.pending) throw new TypeError("the body is already being read");
-    const pending = x.pending;
-    x.pending = null;
-    x.tap = tap;
-    for (const piece of pending) tap.piece(piece);
-    // Ended or failed before the tap came: it hears so now (after its pieces).
-    if (x.over === "end") tap.end();
-    else if (x.over) tap.error(x.over.error);
+    x.resolve(made);
   };
 
   const onEnd = (c: Conn, x: Exchange, keepAlive: boolean) => {
@@ -201,15 +175,10 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     if (!x.responded) {
       const pieces = x.early!;
       x.early = null;
-      let res: Response;
-      try {
-        res = respond(x.head!, pieces.length === 0 ? null : pieces.length === 1 ? pieces[0]! : concatAll(pieces));
-      } catch (err) {
-        // An answer fetch could not represent either (an unknown content coding, status 101): the exchange fails.
-        return fail(c, err);
-      }
-      x.responded = true;
-      x.resolve(res);
+      const head = x.head!;
+      const bytes = pieces.length === 0 ? null : pieces.length === 1 ? pieces[0]! : concatAll(pieces);
+      answer(x, () => (needsDecoding(head) ? answerOf(respond(head, bytes)) : new WholeAnswer(head, bytes)));
+      if (!x.responded) return;
     }
     c.exchange = null;
     c.socket?.unref();
@@ -219,8 +188,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     // The connection is settled first: a tap's end runs the reader's code (the stream's end) at once.
     if (streamed) {
       if (x.tap) x.tap.end();
-      else if (x.pending) x.over = "end";
-      else x.body?.close();
+      else x.over = "end";
     }
     opts.afterExchange?.(streamed);
   };
@@ -288,7 +256,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   // Most recently parked first: the one least likely to have been closed by the server.
   const acquire = (origin: Origin): Conn | Promise<Conn> => pool.take(origin.key) ?? connect(origin);
 
-  const fetchImpl: UpstreamFetch = (url, init, abort) => {
+  const send: UpstreamSend = (url, init, abort) => {
     // One cancel mechanism inside: a caller's AbortSignal (fetch's way) drives a switch of its own.
     const signal = abort ? null : (init.signal ?? null);
     const cancel = abort ?? new UpstreamAbort();
@@ -308,13 +276,12 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     } catch (err) {
       return Promise.reject(err);
     }
-    return new Promise<Response>((resolve, reject) => {
+    return new Promise<UpstreamAnswer>((resolve, reject) => {
       const x: Exchange = {
         resolve,
         reject,
         cancel,
         unlisten: null,
-        body: null,
         pending: null,
         tap: null,
         over: null,
@@ -348,7 +315,8 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
   };
 
   return {
-    fetch: fetchImpl,
+    send,
+    fetch: (url, init, abort) => send(url, init, abort).then((a) => a.response()),
     close: () => pool.close(),
     stats: () => ({ connections, idle: pool.size, opened }),
   };

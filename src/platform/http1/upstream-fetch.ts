@@ -10,10 +10,11 @@
 // With the memory governor on, the gateway therefore paces an eden collection every ~100 streamed
 // exchanges (`afterExchange`, edenPacer in memory-governor.ts), and its default allowance is 8 MB above the
 // live heap: peak under 128 streams ~90–97 MB, under the 100 MB the gateway promises.
-import { createHttp1Client, type UpstreamFetch } from "./client";
+import { createHttp1Client } from "./client";
+import { answerOf, type UpstreamSend } from "../upstream-answer";
 
 export interface UpstreamClient {
-  fetch: UpstreamFetch;
+  send: UpstreamSend;
   kind: "sockets" | "fetch";
   close(): void;
 }
@@ -27,8 +28,9 @@ export function createUpstreamClient(
   afterExchange?: (streamed: boolean) => void,
 ): UpstreamClient {
   if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) {
-    return { fetch: (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init), kind: "fetch", close() {} };
+    const send: UpstreamSend = (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init).then(answerOf);
+    return { send, kind: "fetch", close() {} };
   }
   const client = createHttp1Client(afterExchange ? { afterExchange } : {});
-  return { fetch: client.fetch, kind: "sockets", close: client.close };
+  return { send: client.send, kind: "sockets", close: client.close };
 }

@@ -32,7 +32,7 @@ describe("choosing the upstream client", () => {
       for (const kind of ["fetch", "sockets"] as const) {
         const client = createUpstreamClient(kind, {});
         const ua = new UpstreamAbort();
-        const pending = client.fetch(`http://127.0.0.1:${server.port}/`, {}, ua).then(
+        const pending = client.send(`http://127.0.0.1:${server.port}/`, {}, ua).then(
           () => "resolved",
           (e: unknown) => e,
         );

@@ -3,6 +3,7 @@ import type { AdapterName } from "../../../src/catalog/types";
 import type { StreamEvent, UpstreamTarget } from "../../../src/providers/types";
 import { adapterFor } from "../../../src/providers/registry";
 import { UpstreamEvents } from "../../../src/inference/upstream-events";
+import { answerOf } from "../../../src/platform/upstream-answer";
 
 export function target(adapter: AdapterName, over: Partial<UpstreamTarget> = {}): UpstreamTarget {
   const baseUrl = adapter === "openai" ? "https://api.example.test/v1" : "https://api.example.test";
@@ -40,7 +41,7 @@ export async function runStream(
   pieces: (string | Uint8Array)[],
   t: UpstreamTarget = target(adapter),
 ): Promise<StreamEvent[]> {
-  const events = new UpstreamEvents(new Response(bytesStream(pieces)), adapterFor(adapter), t, new AbortController());
+  const events = new UpstreamEvents(answerOf(new Response(bytesStream(pieces))), adapterFor(adapter), t, new AbortController());
   const out: StreamEvent[] = [];
   for (;;) {
     const r = await events.next(10_000);
