@@ -36,8 +36,10 @@ export class UpstreamEvents implements BodyTap {
   private timedOut = false;
   /** Cancelled or failed in translation: whatever the body still brings is ignored. */
   private stopped = false;
-  /** Called after each piece, end or failure: the reader's wake-up. */
+  /** Called after each piece, end or failure: the committed stream's drain (listen). */
   private wake: (() => void) | null = null;
+  /** The first-token wait's wake-up (next): called once, on cancel too. */
+  private waiter: (() => void) | null = null;
   private readonly stopBody: () => void;
 
   constructor(
@@ -64,8 +66,7 @@ export class UpstreamEvents implements BodyTap {
       const ready = this.take();
       if (ready) return ready;
       this.expectWithin(Math.max(1, until - performance.now()));
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = null;
+      await new Promise<void>((resolve) => (this.waiter = resolve));
     }
   }
 
@@ -112,7 +113,7 @@ export class UpstreamEvents implements BodyTap {
     } catch (err) {
       this.broke(err);
     }
-    this.wake?.();
+    this.notify();
   }
 
   end(): void {
@@ -125,7 +126,7 @@ export class UpstreamEvents implements BodyTap {
     } catch (err) {
       this.broke(err);
     }
-    this.wake?.();
+    this.notify();
   }
 
   /** The body failed: aborted by the deadline (timeout) or by the network (broken). */
@@ -133,13 +134,26 @@ export class UpstreamEvents implements BodyTap {
     if (this.stopped) return;
     this.stopWatchdog();
     this.failure ??= this.timedOut ? TIMEOUT : { type: "broken", err };
-    this.wake?.();
+    this.notify();
   }
 
-  /** The reader is done with the stream (the client left, or the stream failed): the upstream request stops. */
+  /**
+   * The reader is done with the stream (the client left, or the stream failed): the upstream request
+   * stops, and a first-token wait still pending (next) is woken to find the stream broken. The drain
+   * (listen) is not called again: it is the one cancelling.
+   */
   cancel(): void {
     this.wake = null;
+    this.failure ??= { type: "broken", err: new DOMException("The stream was cancelled.", "AbortError") };
     this.stop();
+    this.notify();
+  }
+
+  private notify(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.();
+    this.wake?.();
   }
 
   private broke(err: unknown): void {

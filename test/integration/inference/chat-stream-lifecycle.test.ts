@@ -44,6 +44,21 @@ for (const client of ["fetch", "sockets"] as const) {
         g.mock.reset();
       });
 
+      test("a client that leaves while its first token is awaited aborts the upstream request and is recorded as cancelled", async () => {
+        // The role chunk comes, then nothing: the gateway is still waiting for content (no response yet).
+        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "never sent", hangAfterChunks: 1 });
+        const ac = new AbortController();
+        const pending = g.s
+          .fetch("/v1/chat/completions", { method: "POST", body: body(), signal: ac.signal, headers: { "x-request-id": "cancel-ttft-1" } })
+          .catch(() => null);
+        expect(await eventually(() => g.mock.requests.length > 0 && g.mock.requests.at(-1)!.aborted === false, 3_000)).toBe(true);
+        ac.abort();
+        await pending;
+        expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
+        expect(await recordOf("cancel-ttft-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+        g.mock.reset();
+      });
+
       test("a non-streaming call whose client disconnects aborts its upstream request and is recorded as cancelled", async () => {
         g.mock.setScript({ provider: "alpha" }, { kind: "hang" });
         const ac = new AbortController();
