@@ -400,6 +400,15 @@ describe("answers (send): no Response made, the body by callback", () => {
     expect(await a.text()).toBe("hello");
   });
 
+  test("a body that streams after its head reads whole as text once the server sends its end", async () => {
+    const hold = gate();
+    const server = serve(() => new Response(heldBody("first|", hold.promise, "second ✓")));
+    const a = await within(client().send(`http://127.0.0.1:${server.port}/`, {}), 3_000, "send");
+    const text = a.text();
+    hold.resolve();
+    expect(await within(text, 3_000, "text")).toBe("first|second ✓");
+  });
+
   test("a tap taken while the server holds the rest hears what came already, then the rest as it arrives, then the end", async () => {
     const { hold, c, heard } = await tappedMidBody("second");
     expect(heard.ended).toBe(false);
