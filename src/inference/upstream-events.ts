@@ -40,7 +40,8 @@ export class UpstreamEvents implements BodyTap {
   private wake: (() => void) | null = null;
   /** The first-token wait's wake-up (next): called once, on cancel too. */
   private waiter: (() => void) | null = null;
-  private readonly stopBody: () => void;
+  /** Stops the body's delivery; set once the tap is on (a body delivered whole arrives during the tap call). */
+  private stopBody: () => void = () => {};
 
   constructor(
     answer: UpstreamAnswer,
