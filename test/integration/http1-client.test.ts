@@ -594,19 +594,26 @@ describe("content-encoding", () => {
     });
   }
 
-  test("an unsupported content-encoding rejects fetch with a TypeError", async () => {
-    const server = rawServer((s) => void s.write(okHead(5, "content-encoding: compress\r\n") + "hello"));
-    const err = await within(
-      client()
-        .fetch(`${server.url}/`, {})
-        .then(
-          () => new Error("resolved"),
-          (e: unknown) => e,
-        ),
-      3_000,
-      "fetch of an unsupported encoding",
+  /** What sending to a raw server that writes `answer` rejects with (an Error saying so if it resolves). */
+  const rejection = (answer: string) => {
+    const server = rawServer((s) => void s.write(answer));
+    const settled = client()
+      .send(`${server.url}/`, {})
+      .then(
+        () => new Error("resolved"),
+        (e: unknown) => e,
+      );
+    return within(settled, 3_000, "send");
+  };
+
+  test("an unsupported content-encoding rejects the request with a TypeError", async () => {
+    expect(await rejection(okHead(5, "content-encoding: compress\r\n") + "hello")).toBeInstanceOf(TypeError);
+  });
+
+  test("a status a Response cannot carry (101 Switching Protocols) rejects the request with a RangeError, as fetch does", async () => {
+    expect(await rejection("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n")).toBeInstanceOf(
+      RangeError,
     );
-    expect(err).toBeInstanceOf(TypeError);
   });
 });
 

@@ -7,6 +7,19 @@ import { concatAll, respond, type Bytes } from "./response";
 
 const decoder = new TextDecoder();
 
+/**
+ * `make()`'s answer for `head`, or the error fetch would have thrown for it: a status a Response cannot
+ * carry (101 Switching Protocols) or a content coding that cannot be decoded.
+ */
+export function answerFor(head: ResponseHead, make: () => UpstreamAnswer): UpstreamAnswer | Error {
+  if (head.status < 200 || head.status > 599) return new RangeError(`unsupported upstream status ${head.status}`);
+  try {
+    return make();
+  } catch (err) {
+    return err instanceof Error ? err : new TypeError(String(err));
+  }
+}
+
 abstract class HeadAnswer {
   private built: Headers | null = null;
   constructor(protected readonly head: ResponseHead) {}

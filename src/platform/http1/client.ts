@@ -22,7 +22,7 @@ import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
 import { openSocket, writeRequest, type SocketHolder } from "./socket";
 import { concatAll, keepAliveTimeout, needsDecoding, respond, type Bytes } from "./response";
-import { StreamedAnswer, WholeAnswer, type BodyFeed } from "./answer";
+import { answerFor, StreamedAnswer, WholeAnswer, type BodyFeed } from "./answer";
 import { answerOf, type UpstreamAnswer, type UpstreamSend } from "../upstream-answer";
 
 /**
@@ -85,14 +85,6 @@ interface Conn extends SocketHolder {
   reused: boolean;
   idleSince: number;
   idleMs: number;
-}
-
-function tryMake(make: () => UpstreamAnswer): UpstreamAnswer | Error {
-  try {
-    return make();
-  } catch (err) {
-    return err instanceof Error ? err : new TypeError(String(err));
-  }
 }
 
 export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
@@ -162,9 +154,7 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
 
   /** Resolves the exchange with an answer, or fails it with what fetch would have thrown for this head. */
   const answer = (x: Exchange, make: () => UpstreamAnswer) => {
-    const status = x.head!.status;
-    // A status fetch cannot represent (101) or a content coding it cannot decode fails the exchange as fetch's would.
-    const made = status < 200 || status > 599 ? new RangeError(`unsupported upstream status ${status}`) : tryMake(make);
+    const made = answerFor(x.head!, make);
     if (made instanceof Error) return fail(x.conn!, made);
     x.responded = true;
     x.resolve(made);
