@@ -115,6 +115,8 @@ export type StreamEvent =
       delta: ChunkDelta;
       finishReason: FinishReason | null;
       logprobs?: unknown;
+      /** `delta` as the chat wire's JSON text, when it came through unparsed (openai-compatible/plain-delta.ts). */
+      deltaJson?: string;
     }
   | { type: "usage"; usage: Usage }
   | { type: "error"; error: UpstreamError };

@@ -59,8 +59,8 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
   });
   // A delta chunk is the stream's head plus one choice serialised in place: the same text as
   // JSON.stringify(chunk([choice])), without a chunk, an array and a choice object per delta.
-  const deltaChunk = (index: number, delta: unknown, logprobs: unknown, finishReason: string | null) =>
-    `${st.head}{"index":${index},"delta":${JSON.stringify(delta)},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
+  const deltaChunk = (index: number, deltaJson: string, logprobs: unknown, finishReason: string | null) =>
+    `${st.head}{"index":${index},"delta":${deltaJson},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
   const tail = (c: TransformStreamDefaultController<string>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
     if (usage) write(c, { ...chunk([]), usage: usageJson(usage) });
     if (routing) write(c, { ...chunk([]), routing_metadata: routing });
@@ -82,7 +82,7 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
           if (!delta.role) c.enqueue(deltaChunk(ev.choiceIndex, ROLE_DELTA, null, null));
         }
         if (isEmptyDelta(delta) && ev.finishReason === null) return;
-        c.enqueue(deltaChunk(ev.choiceIndex, delta, ev.logprobs ?? null, ev.finishReason));
+        c.enqueue(deltaChunk(ev.choiceIndex, ev.deltaJson ?? JSON.stringify(delta), ev.logprobs ?? null, ev.finishReason));
         return;
       }
       if (ev.type === "done") {
@@ -97,4 +97,4 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
   };
 }
 
-const ROLE_DELTA = { role: "assistant", content: "" };
+const ROLE_DELTA = JSON.stringify({ role: "assistant", content: "" });

@@ -8,17 +8,20 @@ import { isEmptyDelta } from "../delta";
 import { zeroUsage } from "../usage";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
 import { openAIFinishReason } from "./response";
+import { plainContentDelta } from "./plain-delta";
 import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire } from "./wire";
 
 interface OpenAIStreamState {
   usage: Usage | null;
   usageSent: boolean;
+  /** The last delta read in full: what a plain content delta takes its id, created and model from. */
+  last: DeltaEvent | null;
   /** After an error event nothing else from upstream is trusted. */
   failed: boolean;
 }
 
 export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
-  const state: OpenAIStreamState = { usage: null, usageSent: false, failed: false };
+  const state: OpenAIStreamState = { usage: null, usageSent: false, last: null, failed: false };
   const sendUsage = (controller: TransformStreamDefaultController<StreamEvent>) => {
     if (state.usageSent) return;
     state.usageSent = true;
@@ -29,6 +32,8 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
       if (event.data === "[DONE]") return sendUsage(controller);
+      const plain = state.last && plainContentDelta(event.data, state.last);
+      if (plain) return controller.enqueue(plain);
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) {
         state.failed = true;
@@ -57,6 +62,7 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
           finishReason,
         };
         if (choice.logprobs != null) out.logprobs = choice.logprobs;
+        state.last = out;
         controller.enqueue(out);
       }
     },
