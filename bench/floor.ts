@@ -36,9 +36,13 @@ const { values: o } = parseArgs({
     // which parts a stream's fixed cost from its cost per read.
     ttft: { type: "string", default: "20" },
     gap: { type: "string", default: "5" },
+    // `--env KEY=VALUE[,KEY=VALUE…]`: one more Switchyard on sockets with that environment (a setting's
+    // cost by thread, e.g. --env SWITCHYARD_HEAP_LIMIT_MB=0).
+    env: { type: "string" },
   },
 });
 const json = o.json;
+const envPairs = (list: string) => Object.fromEntries(list.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 const FIELDS = ["user", "system", "voluntary", "involuntary"] as const;
 const concurrency = Number(o.concurrency);
 const unit = json ? "request" : "stream";
@@ -69,6 +73,15 @@ const started = [
     up: await startGateway(g, { db: "sockets.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "sockets" } }),
     gateway: true,
   },
+  ...(o.env
+    ? [
+        {
+          name: `Switchyard, sockets, ${o.env}`,
+          up: await startGateway(g, { db: "env.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "sockets", ...envPairs(o.env) } }),
+          gateway: true,
+        },
+      ]
+    : []),
 ];
 try {
   const targets: Target[] = started.map((s) => ({

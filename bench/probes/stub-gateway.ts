@@ -21,13 +21,16 @@ export const JSON_ANSWER = JSON.stringify({
 });
 
 const enc = new TextEncoder();
-const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m" };
+const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", system_fingerprint: "fp_1" };
 const sse = (chunk: object) => `data: ${JSON.stringify({ ...base, ...chunk })}\n\n`;
-/** A streamed upstream answer: a role chunk, 20 words, the finish chunk, the usage chunk and [DONE]. */
+/**
+ * A streamed upstream answer: a role chunk, 20 words (STUB_WORDS: how many; 1 parts a stream's fixed cost
+ * from its cost per chunk), the finish chunk, the usage chunk and [DONE], in OpenAI's own layout.
+ */
 const SSE_CHUNKS: Uint8Array[] = [
-  sse({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
-  ...Array.from({ length: 20 }, (_, i) => sse({ choices: [{ index: 0, delta: { content: ` word${i}` }, finish_reason: null }] })),
-  sse({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
+  sse({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] }),
+  ...Array.from({ length: Number(process.env.STUB_WORDS ?? 20) }, (_, i) => sse({ choices: [{ index: 0, delta: { content: ` word${i}` }, logprobs: null, finish_reason: null }] })),
+  sse({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }] }),
   sse({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } }) + "data: [DONE]\n\n",
 ].map((text) => enc.encode(text));
 
