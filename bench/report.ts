@@ -65,6 +65,13 @@ const pair = (a: number, b: number) => `${ms(a)} / ${ms(b)}`;
 const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? `${(a / b).toFixed(2)}×` : "—");
 const mb = (n: number) => n.toFixed(1);
 
+/** The ratio's range over the rounds (each round runs both targets back to back): how much the day's noise moves it. */
+function roundSpread(a: number[], b: number[]): string {
+  const per = a.map((x, i) => x / b[i]!).filter((x) => Number.isFinite(x));
+  if (per.length < 2) return "";
+  return `; rounds ${Math.min(...per).toFixed(2)}–${Math.max(...per).toFixed(2)}`;
+}
+
 /** The table's target columns, in order; the minimal JS proxy is a reference, not a target. */
 const COLUMNS: TargetName[] = ["direct", "proxy", "minimal", "switchyard"];
 
@@ -73,8 +80,9 @@ export function renderTable(r: Results): string {
   // One cell per target column, "—" where the figure does not apply (direct has no process between).
   const each = <T>(t: Record<TargetName, T>, f: (x: T, name: TargetName) => string) =>
     COLUMNS.map((n) => (t[n] === undefined ? "—" : f(t[n], n)));
-  const cpuRatio = (t: Record<TargetName, { cpuUs: number | null }>) =>
-    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×); minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
+  const cpuRatio = (t: Record<TargetName, { cpuUs: number | null; cpuUsPerRound: number[] }>) =>
+    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×${roundSpread(t.switchyard.cpuUsPerRound, t.proxy.cpuUsPerRound)}); ` +
+    `minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
   for (const { concurrency: c, targets: t } of r.json) {
     const d = t.direct;
     rows.push([`non-streaming, ${c} connections: requests/s`, ...each(t, (x) => int(x.rps)), ""]);

@@ -37,13 +37,13 @@ if (!process.env.PROBE_ALLOC_CHILD) {
   process.exit(0);
 }
 
-const { s, app, request } = await stubGateway(
+const { s, serve, request } = await stubGateway(
   streaming ? sseAnswer : () => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }),
 );
 const req = () => request(streaming);
 const drive = async (n: number) => {
   for (let i = 0; i < n; i++) {
-    const r = await app.handle(req());
+    const r = await serve(req());
     if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
     await r.text();
   }

@@ -1,13 +1,19 @@
-// In-process CPU probe of the non-streaming hot path (stubbed upstream fetch): `bun bench/probes/probe-cpu.ts`.
+// In-process CPU probe of the non-streaming hot path (stubbed upstream, served through the hot route):
+// `bun bench/probes/probe-cpu.ts`.
 import { JSON_ANSWER, stubGateway } from "./stub-gateway";
-const { s, app, request: req } = await stubGateway(() => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }));
+const {
+  s,
+  app,
+  serve,
+  request: req,
+} = await stubGateway(() => new Response(JSON_ANSWER, { headers: { "content-type": "application/json" } }));
 // Rounds after warm-up; the minimum is the figure (GC and JIT make single rounds noisy).
 const rounds: number[] = [];
 for (let round = 0; round < 8; round++) {
   const N = 10000;
   const c0 = process.cpuUsage();
   for (let i = 0; i < N; i++) {
-    const r = await app.handle(req());
+    const r = await serve(req());
     await r.text();
   }
   const c = process.cpuUsage(c0);

@@ -29,7 +29,9 @@ const sse = (chunk: object) => `data: ${JSON.stringify({ ...base, ...chunk })}\n
  */
 const SSE_CHUNKS: Uint8Array[] = [
   sse({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] }),
-  ...Array.from({ length: Number(process.env.STUB_WORDS ?? 20) }, (_, i) => sse({ choices: [{ index: 0, delta: { content: ` word${i}` }, logprobs: null, finish_reason: null }] })),
+  ...Array.from({ length: Number(process.env.STUB_WORDS ?? 20) }, (_, i) =>
+    sse({ choices: [{ index: 0, delta: { content: ` word${i}` }, logprobs: null, finish_reason: null }] }),
+  ),
   sse({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }] }),
   sse({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } }) + "data: [DONE]\n\n",
 ].map((text) => enc.encode(text));
@@ -44,7 +46,15 @@ export function sseAnswer(): Response {
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
-/** Starts the gateway with `upstream` as its upstream (its Responses as answers); `request(stream)` builds one chat completions request. */
+type BunRoute = (request: Request, server: { requestIP(r: Request): { address: string } | null }) => Promise<Response>;
+const PEER = { requestIP: () => ({ address: "127.0.0.1" }) };
+
+/**
+ * Starts the gateway with `upstream` as its upstream (its Responses as answers); `request(stream)` builds
+ * one chat completions request and `serve(request)` answers it as the listening server does: through the
+ * hot route in Bun.serve's table (http/hot-routes.ts), not Elysia's composition (app.handle), which the
+ * inference POSTs skip in production.
+ */
 export async function stubGateway(upstream: () => Response) {
   // The bench's gateway logs at warn: no request log line, and no after-response hook for it.
   const s = await startServer({ configFile: config, logLevel: "warn" });
@@ -61,5 +71,7 @@ export async function stubGateway(upstream: () => Response) {
         messages: [{ role: "user", content: "Say hello" }],
       }),
     });
-  return { s, app, request };
+  const hot = (app.config.serve as { routes: Record<string, { POST: BunRoute }> }).routes["/v1/chat/completions"]!.POST;
+  const serve = (r: Request) => hot(r, PEER);
+  return { s, app, request, serve };
 }
