@@ -43,4 +43,20 @@ describe("chat SSE encoder", () => {
     for (const text of out.slice(0, 4)) expect(JSON.parse(text.slice("data: ".length)).id).toBe(id);
     expect(out.at(-1)).toBe("data: [DONE]\n\n");
   });
+
+  test("a delta that came through unparsed (deltaJson) is written as the chunk its parsed form makes", () => {
+    const at = (delta: Record<string, unknown>, deltaJson?: string) =>
+      ({
+        type: "delta",
+        id: "c1",
+        created: 1_700_000_123,
+        model: "m",
+        choiceIndex: 0,
+        delta,
+        finishReason: null,
+        deltaJson,
+      }) as PipelineEvent;
+    const out = encode([at({ role: "assistant", content: "" }), at({ content: " Grüße 👋" }, '{"content":" Grüße 👋"}'), done]);
+    expect(out[1]).toBe(expected("c1", "m", { index: 0, delta: { content: " Grüße 👋" }, logprobs: null, finish_reason: null }));
+  });
 });
