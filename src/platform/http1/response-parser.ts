@@ -55,6 +55,10 @@ export class ResponseParser {
   private partial: Uint8Array | null = null;
   private remaining = 0;
   private keepAlive = true;
+  /** The line `line()` found last (null: none yet, the line is unfinished). */
+  private lineBuf: Uint8Array | null = null;
+  private lineStart = 0;
+  private lineEnd = 0;
 
   /** `noBody`: the request was HEAD, so whatever the head says, no body follows. */
   constructor(
@@ -66,6 +70,7 @@ export class ResponseParser {
   reset(noBody = false): void {
     this.state = State.Head;
     this.partial = null;
+    this.lineBuf = null;
     this.remaining = 0;
     this.keepAlive = true;
     this.noBody = noBody;
@@ -92,22 +97,22 @@ export class ResponseParser {
           if (this.remaining === 0) this.finish();
           break;
         case State.ChunkSize:
-          at = this.line(data, at, (buf, start, end) => this.chunkSize(buf, start, end));
+          at = this.line(data, at);
+          if (this.lineBuf) this.chunkSize(this.lineBuf, this.lineStart, this.lineEnd);
           break;
         case State.ChunkData:
           at = this.bodyBytes(data, at);
           if (this.remaining === 0) this.state = State.ChunkDataEnd;
           break;
         case State.ChunkDataEnd:
-          at = this.line(data, at, (_, start, end) => {
-            if (end !== start) throw new Http1ParseError("chunk data longer than its size");
-            this.state = State.ChunkSize;
-          });
+          at = this.line(data, at);
+          if (!this.lineBuf) break;
+          if (this.lineEnd !== this.lineStart) throw new Http1ParseError("chunk data longer than its size");
+          this.state = State.ChunkSize;
           break;
         case State.Trailers:
-          at = this.line(data, at, (_, start, end) => {
-            if (end === start) this.finish();
-          });
+          at = this.line(data, at);
+          if (this.lineBuf && this.lineEnd === this.lineStart) this.finish();
           break;
         case State.UntilClose:
           this.sink.body(at === 0 ? data : data.slice(at));
@@ -209,10 +214,15 @@ export class ResponseParser {
     }
   }
 
-  /** Gathers one CRLF-ended line (kept across deliveries) and hands over its range without the CRLF. */
-  private line(data: Uint8Array, at: number, use: (buf: Uint8Array, start: number, end: number) => void): number {
+  /**
+   * Gathers one CRLF-ended line (kept across deliveries); returns where the delivery continues. A whole
+   * line is left in lineBuf[lineStart, lineEnd) without its CRLF; lineBuf is null while the line is unfinished.
+   * (Fields rather than a callback: a closure per line was two functions made per chunk of a streamed body.)
+   */
+  private line(data: Uint8Array, at: number): number {
     const lf = data.indexOf(LF, at);
     if (lf < 0) {
+      this.lineBuf = null;
       this.partial = this.partial ? concat(this.partial, data, at, data.length) : data.slice(at);
       if (this.partial.length > MAX_LINE_BYTES) throw new Http1ParseError("line too long");
       return data.length;
@@ -222,7 +232,9 @@ export class ResponseParser {
     const end = this.partial ? buf.length : lf;
     this.partial = null;
     if (end === start || buf[end - 1] !== CR) throw new Http1ParseError("line not ended by CRLF");
-    use(buf, start, end - 1);
+    this.lineBuf = buf;
+    this.lineStart = start;
+    this.lineEnd = end - 1;
     return lf + 1;
   }
 }
