@@ -30,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
-import { cpuTicks, memory, pinSelf, ticksToMicros } from "./procs";
+import { cpuMicrosBetween, cpuSample, memory, pinSelf } from "./procs";
 import { median } from "./report";
 import { adminKey, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
 
@@ -76,13 +76,13 @@ function envOf(spec: string): Record<string, string> {
 
 /** One round's CPU per request (or stream) of the target's process, in µs, after its write-behind work settles. */
 async function round(t: Target): Promise<number> {
-  const before = cpuTicks(t.pid!);
+  const before = cpuSample(t.pid!);
   const failed = streaming
     ? (await runStreams(t, perRound, concurrency)).firstFailure
     : (await runJson(t, perRound, concurrency)).firstError;
   if (failed) throw new Error(`${t.url}: ${failed}`);
   await Bun.sleep(300);
-  return ticksToMicros(cpuTicks(t.pid!) - before) / perRound;
+  return cpuMicrosBetween(before, cpuSample(t.pid!)) / perRound;
 }
 
 async function main(): Promise<void> {

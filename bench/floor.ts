@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { cpuTicks, pinSelf, threadStats, ticksToMicros, type ThreadStat } from "./procs";
+import { cpuMicrosBetween, cpuSample, pinSelf, threadStats, ticksToMicros, type ThreadStat } from "./procs";
 import { median } from "./report";
 import { adminKey, startBareProxy, startGateway, startMinimal, startMock, writeConfig } from "./targets";
 
@@ -42,7 +42,8 @@ const { values: o } = parseArgs({
   },
 });
 const json = o.json;
-const envPairs = (list: string) => Object.fromEntries(list.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+const envPairs = (list: string) =>
+  Object.fromEntries(list.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 const FIELDS = ["user", "system", "voluntary", "involuntary"] as const;
 const concurrency = Number(o.concurrency);
 const unit = json ? "request" : "stream";
@@ -101,7 +102,7 @@ try {
     const order = round % 2 === 0 ? [...targets.keys()] : [...targets.keys()].reverse();
     for (const i of order) {
       const t = targets[i]!;
-      const [c0, th0] = [cpuTicks(t.pid!), threadStats(t.pid!)];
+      const [c0, th0] = [cpuSample(t.pid!), threadStats(t.pid!)];
       let n: number;
       if (json) {
         const r = await runJson(t, 10_000, concurrency);
@@ -112,7 +113,7 @@ try {
         if (r.firstFailure) throw new Error(`${started[i]!.name}: ${r.firstFailure}`);
         n = r.count;
       }
-      cpu[i]!.push(ticksToMicros(cpuTicks(t.pid!) - c0) / n);
+      cpu[i]!.push(cpuMicrosBetween(c0, cpuSample(t.pid!)) / n);
       // Thread names without their ids: a thread that ended and one that replaced it count together.
       for (const [k, v] of threadStats(t.pid!)) {
         const name = k.slice(0, k.lastIndexOf("#"));

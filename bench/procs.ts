@@ -134,6 +134,44 @@ export function cpuTicks(pid: number): number {
   return Number(rest[11]) + Number(rest[12]);
 }
 
+/**
+ * A process's CPU at one moment, to the nanosecond: each thread's time on a CPU (the first field of
+ * /proc/<pid>/task/<tid>/schedstat, the count utime and stime are derived from), and the whole process's
+ * utime + stime in clock ticks, which also holds threads that have exited.
+ */
+export interface CpuSample {
+  ticks: number;
+  threads: Map<string, number>;
+}
+
+export function cpuSample(pid: number): CpuSample {
+  const threads = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]));
+    } catch {
+      // The thread ended between the listing and the read: counted as ended (below).
+    }
+  }
+  return { ticks: cpuTicks(pid), threads };
+}
+
+/**
+ * CPU µs between two samples. Clock ticks are 10 ms: a round that costs ~100 ms of CPU reads ±10 % in
+ * ticks, so the threads' own nanosecond counts are summed instead (threads started since `a` count in
+ * full). If a thread of `a` has ended, its last part is only in the ticks, which are used then.
+ */
+export function cpuMicrosBetween(a: CpuSample, b: CpuSample): number {
+  let ns = 0;
+  for (const [tid, at] of a.threads) {
+    const bt = b.threads.get(tid);
+    if (bt === undefined) return ticksToMicros(b.ticks - a.ticks);
+    ns += bt - at;
+  }
+  for (const [tid, bt] of b.threads) if (!a.threads.has(tid)) ns += bt;
+  return ns / 1000;
+}
+
 /** One thread's CPU (clock ticks, user and system) and context switches (voluntary: it slept; involuntary: preempted). */
 export interface ThreadStat {
   user: number;

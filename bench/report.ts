@@ -156,7 +156,7 @@ export function renderMarkdown(r: Results): string {
   const lines = [
     `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.`,
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
-      `${s.rounds} alternating rounds per load (order rotated each round); CPU from /proc/<pid>/stat utime+stime of the proxy process, summed over the rounds. ` +
+      `${s.rounds} alternating rounds per load (order rotated each round); CPU of the proxy process (its threads' run time from /proc/<pid>/task/*/schedstat, in ns; utime+stime ticks when a thread ended), summed over the rounds. ` +
       `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model. ` +
       `The minimal JS proxy (bench/minimal-proxy.ts, on Switchyard's socket client) is a reference, not a target: it parses every SSE event and re-serialises it and does nothing else, the floor a gateway that reads each chunk in JavaScript starts from.`,
     ...(s.gatewayEnv ? [`Experiment: the gateway ran with ${s.gatewayEnv} in its environment.`] : []),

@@ -13,14 +13,15 @@ import {
   CLK_TCK,
   CORES,
   PINNING,
-  cpuTicks,
+  cpuMicrosBetween,
+  cpuSample,
   envArgs,
   memory,
   pinSelf,
   pinned,
   resetPeak,
   spawnChild,
-  ticksToMicros,
+  type CpuSample,
   waitForOutput,
 } from "./procs";
 import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
@@ -77,34 +78,36 @@ function order(r: number): TargetName[] {
   return NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]!);
 }
 
-function ticksOf(t: Target): number | null {
-  return t.pid === null ? null : cpuTicks(t.pid);
+function sampleOf(t: Target): CpuSample | null {
+  return t.pid === null ? null : cpuSample(t.pid);
 }
 
-/** Ticks after the work a round leaves behind (write-behind flushes every 100 ms) has run. */
-async function settledTicks(t: Target): Promise<number | null> {
+/** CPU after the work a round leaves behind (write-behind flushes every 100 ms) has run. */
+async function settledSample(t: Target): Promise<CpuSample | null> {
   await Bun.sleep(SETTLE_MS);
-  return ticksOf(t);
+  return sampleOf(t);
 }
 
 async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
   const acc = Object.fromEntries(
-    NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, perRound: [] as number[] }]),
+    NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, cpuUs: 0, perRound: [] as number[] }]),
   );
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
-      const before = ticksOf(t);
+      const before = sampleOf(t);
       const run = await runJson(t, S.jsonPerRound, concurrency);
-      const after = await settledTicks(t);
+      const after = await settledSample(t);
       const a = acc[name]!;
       a.lat.push(...run.latencies);
       a.wall += run.wallMs;
       a.count += run.count;
       a.errors += run.errors;
       if (before !== null && after !== null) {
-        a.ticks += after - before;
-        a.perRound.push(ticksToMicros(after - before) / run.count);
+        const us = cpuMicrosBetween(before, after);
+        a.cpuUs += us;
+        a.ticks += after.ticks - before.ticks;
+        a.perRound.push(us / run.count);
       }
       if (run.firstError) failures.push(`${name} non-streaming c=${concurrency}: ${run.errors} errors, first: ${run.firstError}`);
     }
@@ -119,7 +122,7 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
       rps: a.count / (a.wall / 1000),
       p50: percentile(a.lat, 50),
       p99: percentile(a.lat, 99),
-      cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
+      cpuUs: hasCpu ? a.cpuUs / a.count : null,
       cpuTicks: hasCpu ? a.ticks : null,
       cpuUsPerRound: a.perRound,
     };
@@ -129,22 +132,27 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
 
 async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
   const acc = Object.fromEntries(
-    NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, perRound: [] as number[] }]),
+    NAMES.map((n) => [
+      n,
+      { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, cpuUs: 0, perRound: [] as number[] },
+    ]),
   );
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
-      const before = ticksOf(t);
+      const before = sampleOf(t);
       const run = await runStreams(t, S.streamsPerRound[concurrency], concurrency);
-      const after = await settledTicks(t);
+      const after = await settledSample(t);
       const a = acc[name]!;
       a.ttfb.push(...run.ttfb);
       a.total.push(...run.total);
       a.count += run.count;
       a.complete += run.complete;
       if (before !== null && after !== null) {
-        a.ticks += after - before;
-        a.perRound.push(ticksToMicros(after - before) / run.count);
+        const us = cpuMicrosBetween(before, after);
+        a.cpuUs += us;
+        a.ticks += after.ticks - before.ticks;
+        a.perRound.push(us / run.count);
       }
       if (run.firstFailure)
         failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
@@ -161,7 +169,7 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
       ttfbP99: percentile(a.ttfb, 99),
       totalP50: percentile(a.total, 50),
       totalP99: percentile(a.total, 99),
-      cpuUs: hasCpu ? ticksToMicros(a.ticks) / a.count : null,
+      cpuUs: hasCpu ? a.cpuUs / a.count : null,
       cpuTicks: hasCpu ? a.ticks : null,
       cpuUsPerRound: a.perRound,
     };
