@@ -6,6 +6,9 @@
 // Found this way (2026-11-27): 20–34 µs per 21-read stream for the minimal proxy's work and 27–42 µs for
 // the gateway's, against ~900 µs of CPU per stream in the bench: the translation itself is not where a
 // stream's cost is; reading and writing the network, the event loop and the kernel are.
+// Since plain content chunks skip JSON.parse and JSON.stringify (openai-compatible/plain-delta.ts, session
+// 19): the gateway's 27–34 µs, against 31–39 before and the minimal proxy's 22–27 in the same runs (the
+// gateway's figure includes its per-stream reader: decoder, parser, translator).
 import { createParser } from "eventsource-parser";
 import { UpstreamEvents } from "../../src/inference/upstream-events";
 import { answerOf } from "../../src/platform/upstream-answer";
