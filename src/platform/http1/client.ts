@@ -131,9 +131,8 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
     },
     body: (piece) => {
       const x = c.exchange!;
-      // The delivered array itself when it is all body, else a copy of its part (response-parser.ts: why
-      // not a view); kept as it is, since Bun hands each socket read over in a buffer of its own (never
-      // reused; http1-client.test.ts checks it).
+      // The delivery itself, or a copy of its part (response-parser.ts: why not a view); kept as it is: Bun
+      // hands each socket read over in a buffer of its own (never reused; http1-client.test.ts checks it).
       if (x.early) x.early.push(piece as Bytes);
       else if (x.tap) x.tap.piece(piece);
       else x.pending?.push(piece as Bytes);
