@@ -30,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
-import { cpuMicrosBetween, cpuSample, memory, pinSelf } from "./procs";
+import { cpuMicrosBetween, cpuSample, envList, memory, pinSelf } from "./procs";
 import { median } from "./report";
 import { adminKey, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
 
@@ -64,16 +64,6 @@ const processes = Number(o.processes);
 const warmup = Number(o.warmup);
 const warmupStreams = Number(o["warmup-streams"]);
 
-function envOf(spec: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const pair of spec.split(",").filter(Boolean)) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new Error(`--a/--b take KEY=VALUE pairs, got '${pair}'`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return env;
-}
-
 /** One round's CPU per request (or stream) of the target's process, in µs, after its write-behind work settles. */
 async function round(t: Target): Promise<number> {
   const before = cpuSample(t.pid!);
@@ -100,9 +90,9 @@ async function main(): Promise<void> {
       for (let k = 0; k < processes; k++) {
         const binary = o[`${side}-binary`];
         const u = o.minimal
-          ? await startMinimal(mock.url, "sockets", envOf(o[side]))
+          ? await startMinimal(mock.url, "sockets", envList(o[side]))
           : await startGateway(g, {
-              env: envOf(o[side]),
+              env: envList(o[side]),
               root: o[`${side}-root`],
               db: `${side}${k}.db`,
               ...(binary ? { binary } : {}),

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, type Target } from "./load";
-import { cpuMicrosBetween, cpuSample, pinSelf, threadStats, ticksToMicros, type ThreadStat } from "./procs";
+import { cpuMicrosBetween, cpuSample, envList, pinSelf, threadStats, ticksToMicros, type ThreadStat } from "./procs";
 import { median } from "./report";
 import { adminKey, startBareProxy, startGateway, startMinimal, startMock, writeConfig } from "./targets";
 
@@ -42,8 +42,6 @@ const { values: o } = parseArgs({
   },
 });
 const json = o.json;
-const envPairs = (list: string) =>
-  Object.fromEntries(list.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 const FIELDS = ["user", "system", "voluntary", "involuntary"] as const;
 const concurrency = Number(o.concurrency);
 const unit = json ? "request" : "stream";
@@ -78,7 +76,7 @@ const started = [
     ? [
         {
           name: `Switchyard, sockets, ${o.env}`,
-          up: await startGateway(g, { db: "env.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "sockets", ...envPairs(o.env) } }),
+          up: await startGateway(g, { db: "env.db", env: { SWITCHYARD_UPSTREAM_CLIENT: "sockets", ...envList(o.env) } }),
           gateway: true,
         },
       ]

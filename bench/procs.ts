@@ -237,3 +237,14 @@ export function resetPeak(pid: number): boolean {
 export function envArgs(argv: string[] = Bun.argv.slice(2)): Record<string, string> {
   return Object.fromEntries(argv.filter((a) => /^\w+=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
 }
+
+/** `KEY=VALUE,KEY=VALUE…` (an option's value, as ab.ts --a/--b and floor.ts --env take it) as an environment. */
+export function envList(spec: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of spec.split(",").filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new Error(`expected KEY=VALUE pairs, got '${pair}'`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}

@@ -21,7 +21,6 @@ import {
   pinned,
   resetPeak,
   spawnChild,
-  type CpuSample,
   waitForOutput,
 } from "./procs";
 import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
@@ -80,37 +79,41 @@ function order(r: number): TargetName[] {
   return NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]!);
 }
 
-function sampleOf(t: Target): CpuSample | null {
-  return t.pid === null ? null : cpuSample(t.pid);
+/** A target's CPU over a load's rounds: total µs, clock ticks (kept in the JSON file), µs per unit of each round. */
+class CpuTally {
+  us = 0;
+  ticks = 0;
+  perRound: number[] = [];
 }
 
-/** CPU after the work a round leaves behind (write-behind flushes every 100 ms) has run. */
-async function settledSample(t: Target): Promise<CpuSample | null> {
+/**
+ * Runs one round of `work` against `t` and charges its CPU to `tally`, read once the work the round leaves
+ * behind (write-behind flushes every 100 ms) has run. Direct has no process: nothing is charged.
+ */
+async function measured<R extends { count: number }>(t: Target, tally: CpuTally, work: () => Promise<R>): Promise<R> {
+  const before = t.pid === null ? null : cpuSample(t.pid);
+  const run = await work();
+  if (before === null) return run;
   await Bun.sleep(SETTLE_MS);
-  return sampleOf(t);
+  const after = cpuSample(t.pid!);
+  const us = cpuMicrosBetween(before, after);
+  tally.us += us;
+  tally.ticks += after.ticks - before.ticks;
+  tally.perRound.push(us / run.count);
+  return run;
 }
 
 async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
-  const acc = Object.fromEntries(
-    NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, ticks: 0, cpuUs: 0, perRound: [] as number[] }]),
-  );
+  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, cpu: new CpuTally() }]));
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
-      const before = sampleOf(t);
-      const run = await runJson(t, S.jsonPerRound, concurrency);
-      const after = await settledSample(t);
       const a = acc[name]!;
+      const run = await measured(t, a.cpu, () => runJson(t, S.jsonPerRound, concurrency));
       a.lat.push(...run.latencies);
       a.wall += run.wallMs;
       a.count += run.count;
       a.errors += run.errors;
-      if (before !== null && after !== null) {
-        const us = cpuMicrosBetween(before, after);
-        a.cpuUs += us;
-        a.ticks += after.ticks - before.ticks;
-        a.perRound.push(us / run.count);
-      }
       if (run.firstError) failures.push(`${name} non-streaming c=${concurrency}: ${run.errors} errors, first: ${run.firstError}`);
     }
   }
@@ -124,9 +127,9 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
       rps: a.count / (a.wall / 1000),
       p50: percentile(a.lat, 50),
       p99: percentile(a.lat, 99),
-      cpuUs: hasCpu ? a.cpuUs / a.count : null,
-      cpuTicks: hasCpu ? a.ticks : null,
-      cpuUsPerRound: a.perRound,
+      cpuUs: hasCpu ? a.cpu.us / a.count : null,
+      cpuTicks: hasCpu ? a.cpu.ticks : null,
+      cpuUsPerRound: a.cpu.perRound,
     };
   }
   return out;
@@ -134,28 +137,17 @@ async function measureJson(targets: Record<TargetName, Target>, concurrency: num
 
 async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
   const acc = Object.fromEntries(
-    NAMES.map((n) => [
-      n,
-      { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, ticks: 0, cpuUs: 0, perRound: [] as number[] },
-    ]),
+    NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, cpu: new CpuTally() }]),
   );
   for (let r = 0; r < S.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
-      const before = sampleOf(t);
-      const run = await runStreams(t, S.streamsPerRound[concurrency], concurrency);
-      const after = await settledSample(t);
       const a = acc[name]!;
+      const run = await measured(t, a.cpu, () => runStreams(t, S.streamsPerRound[concurrency], concurrency));
       a.ttfb.push(...run.ttfb);
       a.total.push(...run.total);
       a.count += run.count;
       a.complete += run.complete;
-      if (before !== null && after !== null) {
-        const us = cpuMicrosBetween(before, after);
-        a.cpuUs += us;
-        a.ticks += after.ticks - before.ticks;
-        a.perRound.push(us / run.count);
-      }
       if (run.firstFailure)
         failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
     }
@@ -171,9 +163,9 @@ async function measureStreams(targets: Record<TargetName, Target>, concurrency: 
       ttfbP99: percentile(a.ttfb, 99),
       totalP50: percentile(a.total, 50),
       totalP99: percentile(a.total, 99),
-      cpuUs: hasCpu ? a.cpuUs / a.count : null,
-      cpuTicks: hasCpu ? a.ticks : null,
-      cpuUsPerRound: a.perRound,
+      cpuUs: hasCpu ? a.cpu.us / a.count : null,
+      cpuTicks: hasCpu ? a.cpu.ticks : null,
+      cpuUsPerRound: a.cpu.perRound,
     };
   }
   return out;
