@@ -26,6 +26,11 @@ const CALLS = [
   "madvise",
   "mmap",
   "munmap",
+  "openat",
+  "close",
+  "newfstatat",
+  "lseek",
+  "getrusage",
 ];
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-sys-"));

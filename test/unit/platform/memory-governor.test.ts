@@ -65,6 +65,22 @@ test("a live heap larger than the allowance is not collected again and again: th
   }
 });
 
+test("an idle heap is checked less and less often, down to one check per 16 periods, and at every period again once it grows", async () => {
+  const g = startMemoryGovernor(1_000_000, 5, 0);
+  try {
+    await until(() => g.stats().everyMs === 80);
+    // Garbage made between polls: the heap grows by more than 64 KB between two checks.
+    let sink: unknown[] = [];
+    await until(() => {
+      sink = Array.from({ length: 5_000 }, (_, i) => ({ i, s: `garbage ${i}` }));
+      return g.stats().everyMs === 5;
+    });
+    expect(sink.length).toBe(5_000);
+  } finally {
+    g.stop();
+  }
+});
+
 test("the eden pacer collects after every n-th streamed exchange, and not between", () => {
   let collections = 0;
   const tick = edenPacer(3, () => collections++);

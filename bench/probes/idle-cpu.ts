@@ -1,0 +1,73 @@
+// `bun bench/probes/idle-cpu.ts [KEY=VALUE …]`: what an idle gateway costs: CPU per second of a gateway
+// (from source, pinned to core 1) that has served 400 streams and then sits idle, in four 5-second
+// samples, with its wake-ups per second by thread. KEY=VALUE pairs go to the gateway's environment;
+// ROOT=DIR runs another checkout's gateway (a `git worktree` with its node_modules).
+// Found this way (2026-11-27, session 20): the memory governor's 100 ms check read /proc/self/stat through
+// process.memoryUsage() ten times a second and woke the process as often: 4.5–5.8 ms of CPU per second
+// idle before its idle back-off and heapSize() pre-check, ~2.5–2.8 after. (A round figure such as 2000 or
+// 6000 means a thread ended between two samples and its 10 ms ticks were counted instead: see procs.ts.)
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runStreams } from "../load";
+import { cpuMicrosBetween, cpuSample, envArgs, pinSelf } from "../procs";
+import { adminKey, startGateway, startMock, writeConfig } from "../targets";
+
+/** Context switches (voluntary + involuntary) per thread: a thread that sleeps and wakes counts one per wake. */
+function switches(pid: number): Map<string, { name: string; n: number }> {
+  const out = new Map<string, { name: string; n: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
+      const n = [...status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)/gm)].reduce((s, m) => s + Number(m[1]), 0);
+      out.set(tid, { name, n });
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** Wake-ups per second by thread name, over the threads alive at both samples. */
+function wakeupsPerSecond(a: Map<string, { name: string; n: number }>, b: Map<string, { name: string; n: number }>, seconds: number) {
+  const byName = new Map<string, number>();
+  for (const [tid, t] of b) {
+    const before = a.get(tid);
+    if (before) byName.set(t.name, (byName.get(t.name) ?? 0) + (t.n - before.n) / seconds);
+  }
+  return [...byName]
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `${name} ${n.toFixed(1)}`)
+    .join(", ");
+}
+
+pinSelf(0);
+const dir = mkdtempSync(join(tmpdir(), "sw-idle-"));
+const mock = await startMock(20, 5);
+const key = adminKey();
+const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: key };
+const gw = await startGateway(g, { db: "idle.db", env: envArgs(), root: process.env.ROOT });
+const pid = gw.child.pid!;
+try {
+  const target = {
+    name: "switchyard" as const,
+    url: gw.url + "/v1/chat/completions",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    pid,
+    expectRouting: true,
+  };
+  const served = await runStreams(target, 400, 32);
+  if (served.firstFailure) throw new Error(served.firstFailure);
+  await Bun.sleep(2_000); // the load's write-behind work and the last collections settle
+  for (let i = 0; i < 4; i++) {
+    const [c0, w0] = [cpuSample(pid), switches(pid)];
+    await Bun.sleep(5_000);
+    const [c1, w1] = [cpuSample(pid), switches(pid)];
+    const cpu = (cpuMicrosBetween(c0, c1) / 5).toFixed(0);
+    console.log(`idle: ${cpu} µs of CPU per second; wake-ups per second: ${wakeupsPerSecond(w0, w1, 5)}`);
+  }
+} finally {
+  await Promise.all([gw.child.stop(), mock.child.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+}
