@@ -4,7 +4,7 @@
 // ROOT=DIR runs another checkout's gateway (a `git worktree` with its node_modules).
 // Found this way (2026-11-27, session 20): the memory governor's 100 ms check read /proc/self/stat through
 // process.memoryUsage() ten times a second and woke the process as often: 4.5–5.8 ms of CPU per second
-// idle before its idle back-off and heapSize() pre-check, ~2.5–2.8 after. (A round figure such as 2000 or
+// idle before its idle back-off and heapSize() pre-check, ~3.5 after (~2.5 with a 16× back-off). (A round figure such as 2000 or
 // 6000 means a thread ended between two samples and its 10 ms ticks were counted instead: see procs.ts.)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -28,9 +28,11 @@
 // young garbage included; no system call), which is at least `heapUsed` except right after one of JSC's
 // own full collections, when `heapUsed` is stale and the heap is small anyway; only above the threshold
 // does it read `heapUsed`. And while the heap barely moves (idle: less than 64 KB between checks) the
-// checks space out, doubling up to 16× the base period, and come back to it as soon as it moves again.
-// Measured on the bench VM: an idle gateway spent 4.5–5.8 ms of CPU per second, ~2.5–2.8 ms since
-// (10 wake-ups and /proc reads per second fewer; under load the same, 0.99 side by side at 8 streams).
+// checks space out, doubling up to 4× the base period, and come back to it as soon as it moves again.
+// Measured on the bench VM (bench/probes/idle-cpu.ts): an idle gateway spent 4.5–5.8 ms of CPU per second,
+// now ~3.5 (2.5 with a 16× back-off, but a governor that slow to wake let the peak under a 128-connection
+// JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
+// 0.99 side by side at 8 streams.
 import { edenGC, heapSize } from "bun:jsc";
 
 /**
@@ -66,7 +68,7 @@ export interface MemoryGovernor {
 /** Growth of the heap between two checks below which the process counts as idle (the checks space out). */
 const IDLE_GROWTH = 64 * 1024;
 /** The longest gap between checks while idle, as a multiple of the base period. */
-const IDLE_BACKOFF = 16;
+const IDLE_BACKOFF = 4;
 
 export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, minGapMs = 250): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;

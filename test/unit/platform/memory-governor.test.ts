@@ -65,10 +65,10 @@ test("a live heap larger than the allowance is not collected again and again: th
   }
 });
 
-test("an idle heap is checked less and less often, down to one check per 16 periods, and at every period again once it grows", async () => {
+test("an idle heap is checked less and less often, down to one check per 4 periods, and at every period again once it grows", async () => {
   const g = startMemoryGovernor(1_000_000, 5, 0);
   try {
-    await until(() => g.stats().everyMs === 80);
+    await until(() => g.stats().everyMs === 20);
     // Garbage made between polls: the heap grows by more than 64 KB between two checks.
     let sink: unknown[] = [];
     await until(() => {
