@@ -80,7 +80,6 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
   let lastSize = 0;
   let every = checkEveryMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
   // A named function, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
   const governorCheck = () => {
     checks++;
@@ -96,7 +95,7 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
       totalMs += last - now;
       collections++;
     }
-    if (!stopped) arm();
+    arm();
   };
   const arm = () => {
     timer = setTimeout(governorCheck, every);
@@ -104,10 +103,7 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
   };
   arm();
   return {
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
-    },
+    stop: () => clearTimeout(timer),
     stats: () => ({ checks, collections, totalMs: Math.round(totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every }),
   };
 }

@@ -65,6 +65,23 @@ test("a live heap larger than the allowance is not collected again and again: th
   }
 });
 
+test("a heap below the limit is checked without process.memoryUsage(), which opens /proc/self/stat at each call", async () => {
+  const real = process.memoryUsage;
+  let reads = 0;
+  process.memoryUsage = Object.assign(() => {
+    reads++;
+    return real();
+  }, real);
+  const g = startMemoryGovernor(1_000_000, 5, 0);
+  try {
+    await until(() => g.stats().checks >= 5);
+    expect(reads).toBe(0);
+  } finally {
+    g.stop();
+    process.memoryUsage = real;
+  }
+});
+
 test("an idle heap is checked less and less often, down to one check per 4 periods, and at every period again once it grows", async () => {
   const g = startMemoryGovernor(1_000_000, 5, 0);
   try {
