@@ -6,35 +6,22 @@
 // process.memoryUsage() ten times a second and woke the process as often: 4.5–5.8 ms of CPU per second
 // idle before its idle back-off and heapSize() pre-check, ~3.5 after (~2.5 with a 16× back-off). (A round figure such as 2000 or
 // 6000 means a thread ended between two samples and its 10 ms ticks were counted instead: see procs.ts.)
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runStreams } from "../load";
-import { cpuMicrosBetween, cpuSample, envArgs, pinSelf } from "../procs";
+import { cpuMicrosBetween, cpuSample, envArgs, pinSelf, threadStats, type ThreadStat } from "../procs";
 import { adminKey, startGateway, startMock, writeConfig } from "../targets";
 
-/** Context switches (voluntary + involuntary) per thread: a thread that sleeps and wakes counts one per wake. */
-function switches(pid: number): Map<string, { name: string; n: number }> {
-  const out = new Map<string, { name: string; n: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
-      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
-      const n = [...status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)/gm)].reduce((s, m) => s + Number(m[1]), 0);
-      out.set(tid, { name, n });
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return out;
-}
-
-/** Wake-ups per second by thread name, over the threads alive at both samples. */
-function wakeupsPerSecond(a: Map<string, { name: string; n: number }>, b: Map<string, { name: string; n: number }>, seconds: number) {
+/** Wake-ups (context switches) per second by thread name, over the threads alive at both samples. */
+function wakeupsPerSecond(a: Map<string, ThreadStat>, b: Map<string, ThreadStat>, seconds: number): string {
   const byName = new Map<string, number>();
-  for (const [tid, t] of b) {
-    const before = a.get(tid);
-    if (before) byName.set(t.name, (byName.get(t.name) ?? 0) + (t.n - before.n) / seconds);
+  for (const [key, t] of b) {
+    const before = a.get(key);
+    if (!before) continue;
+    const name = key.slice(0, key.lastIndexOf("#"));
+    const n = t.voluntary + t.involuntary - before.voluntary - before.involuntary;
+    byName.set(name, (byName.get(name) ?? 0) + n / seconds);
   }
   return [...byName]
     .filter(([, n]) => n > 0)
@@ -61,9 +48,9 @@ try {
   if (served.firstFailure) throw new Error(served.firstFailure);
   await Bun.sleep(2_000); // the load's write-behind work and the last collections settle
   for (let i = 0; i < 4; i++) {
-    const [c0, w0] = [cpuSample(pid), switches(pid)];
+    const [c0, w0] = [cpuSample(pid), threadStats(pid)];
     await Bun.sleep(5_000);
-    const [c1, w1] = [cpuSample(pid), switches(pid)];
+    const [c1, w1] = [cpuSample(pid), threadStats(pid)];
     const cpu = (cpuMicrosBetween(c0, c1) / 5).toFixed(0);
     console.log(`idle: ${cpu} µs of CPU per second; wake-ups per second: ${wakeupsPerSecond(w0, w1, 5)}`);
   }
