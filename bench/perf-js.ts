@@ -16,6 +16,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jitCode } from "./jitdump";
 import { runJson, runStreams, warmUp, type Target } from "./load";
 import { pinSelf, envArgs } from "./procs";
 import { adminKey, startGateway, startMinimal, startMock, writeConfig } from "./targets";
@@ -28,47 +29,9 @@ const concurrency = Number(Bun.argv.find((a) => a.startsWith("--concurrency="))?
 const extraEnv = envArgs();
 const JIT_FRAME = /^JSC-(FTL|DFG|Baseline):_/;
 
-/**
- * JIT_CODE_LOAD records of a jitdump (the perf jitdump format) → "start size name" lines of a perf map.
- * JSC frees code and reuses its addresses, so records overlap: the latest record of an address wins
- * (an earlier one would charge a hot FTL function's samples to whatever was first compiled there).
- */
+/** The jitdump as a perf map ("start size name" lines), so that perf names the JIT'd frames. */
 async function jitdumpToPerfMap(dump: string, pid: number): Promise<number> {
-  const buf = await Bun.file(dump).arrayBuffer();
-  const view = new DataView(buf);
-  const bytes = new Uint8Array(buf);
-  const decoder = new TextDecoder();
-  const records: { start: number; end: number; name: string }[] = [];
-  for (let off = view.getUint32(8, true); off + 16 <= buf.byteLength;) {
-    const id = view.getUint32(off, true);
-    const size = view.getUint32(off + 4, true);
-    if (size === 0) break;
-    if (id === 0) {
-      // Record header (16 bytes), then pid, tid, vma, code_addr, code_size, code_index, name.
-      const start = Number(view.getBigUint64(off + 32, true));
-      const end = start + Number(view.getBigUint64(off + 40, true));
-      const nameEnd = bytes.indexOf(0, off + 56);
-      records.push({ start, end, name: decoder.decode(bytes.subarray(off + 56, nameEnd)).replace(/\s+/g, "_") });
-    }
-    off += size;
-  }
-  // Latest first; a record is kept when no later one overlaps it (kept: sorted by start).
-  const kept: { start: number; end: number; name: string }[] = [];
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i]!;
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (kept[mid]!.start < r.start) lo = mid + 1;
-      else hi = mid;
-    }
-    const before = kept[lo - 1];
-    const after = kept[lo];
-    if ((before && before.end > r.start) || (after && after.start < r.end)) continue;
-    kept.splice(lo, 0, r);
-  }
-  const lines = kept.map((r) => `${r.start.toString(16)} ${(r.end - r.start).toString(16)} ${r.name}`);
+  const lines = (await jitCode(dump)).map((r) => `${r.start.toString(16)} ${(r.end - r.start).toString(16)} ${r.name}`);
   await Bun.write(`/tmp/perf-${pid}.map`, lines.join("\n") + "\n");
   return lines.length;
 }
