@@ -7,10 +7,11 @@
 // without symbols). KEEP=1 keeps the callgrind files (callgrind_annotate reads them).
 //
 // Why: CPU time on the bench VM drifts ±25 % between runs of one code; instruction counts do not follow
-// the VM's speed. They do follow the collector and the JIT, which run when allocation and timers say:
-// with the governor and pacer off and Bun's GC timer off (--env
-// SWITCHYARD_HEAP_LIMIT_MB=0,BUN_GC_TIMER_DISABLE=1) two runs of one code read within ~1.5 % on the main
-// thread, with them on within ~10 % (a full collection lands in a 500-stream window or not). What they
+// the VM's speed. They do follow the collector and the JIT, which run when allocation, timers and the
+// compiler threads say: with the governor and pacer off and Bun's GC timer off (--env
+// SWITCHYARD_HEAP_LIMIT_MB=0,BUN_GC_TIMER_DISABLE=1) two runs of one code read 3–9 % apart on the main
+// thread (586k / 602k, 593k / 546k per stream), about what bench/ab.ts resolves; what the counts add is
+// where: a change shows in the functions it touched (--functions), whatever the total did. What they
 // leave out: the kernel (the system calls are the same for both, bench/probes/syscalls.ts), and what a
 // cold machine makes of each instruction; and since 500 streams at 8 take ~15 s under valgrind against
 // ~7.5 s natively, work paced by the clock (record flushes, polls, the governor) weighs ~2× more per

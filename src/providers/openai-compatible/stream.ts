@@ -8,7 +8,7 @@ import { isEmptyDelta } from "../delta";
 import { zeroUsage } from "../usage";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
 import { openAIFinishReason } from "./response";
-import { plainContentDelta } from "./plain-delta";
+import { PlainDeltaReader } from "./plain-delta";
 import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire } from "./wire";
 
 interface OpenAIStreamState {
@@ -22,6 +22,7 @@ interface OpenAIStreamState {
 
 export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
   const state: OpenAIStreamState = { usage: null, usageSent: false, last: null, failed: false };
+  const plainDeltas = new PlainDeltaReader();
   const sendUsage = (controller: TransformStreamDefaultController<StreamEvent>) => {
     if (state.usageSent) return;
     state.usageSent = true;
@@ -32,7 +33,7 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
       if (event.data === "[DONE]") return sendUsage(controller);
-      const plain = state.last && plainContentDelta(event.data, state.last);
+      const plain = state.last && plainDeltas.read(event.data, state.last);
       if (plain) return controller.enqueue(plain);
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) {
