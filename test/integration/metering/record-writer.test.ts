@@ -98,6 +98,32 @@ for (const dialect of DIALECTS) {
       },
     );
 
+    test("a batch is stored whole and field for field", async () => {
+      const records = Array.from({ length: 37 }, (_, i) =>
+        makeRecord({
+          latencyMs: i,
+          statusCode: i % 2 ? 200 : 502,
+          success: i % 2 === 1,
+          tags: i % 3 ? null : [`t${i}`],
+          ttftMs: i % 5 ? i : null,
+        }),
+      );
+      await writeBatch(t.db, records, Date.now());
+      const rows = await t.db.orm.select().from(t.db.t.requestRecords);
+      expect(rows.length).toBe(37);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const r of records) {
+        expect(byId.get(r.recordId)).toMatchObject({
+          requestId: r.requestId,
+          latencyMs: r.latencyMs,
+          statusCode: r.statusCode,
+          success: r.success,
+          ttftMs: r.ttftMs,
+          tags: r.tags === null ? null : JSON.stringify(r.tags),
+        });
+      }
+    });
+
     test("a record enqueued twice in one batch counts once", async () => {
       const r = makeRecord();
       await writeBatch(t.db, [r, r], Date.now());
