@@ -1,6 +1,7 @@
-// A callgrind output file (valgrind --tool=callgrind) read back as cost per function: its own
-// instructions ("self") and the inclusive cost of every call it makes, by caller and callee. Enough of
-// the format for one event (Ir) and the name compression callgrind writes ("fn=(12) name", then "(12)").
+// A callgrind output file (valgrind --tool=callgrind) read back as cost per function: its own cost
+// ("self") and the inclusive cost of every call it makes, by caller and callee, for one event (Ir, or a
+// cache simulation's misses). Enough of the format for that and for the name compression callgrind
+// writes ("fn=(12) name", then "(12)").
 
 export interface CallgrindFn {
   /** The object (executable, library; "???" for JIT'd code) and the function (a name or "0x…"). */
@@ -18,7 +19,11 @@ export interface CallgrindProfile {
 
 export const fnKey = (f: CallgrindFn): string => `${f.object}\t${f.fn}`;
 
-export function parseCallgrind(text: string): CallgrindProfile {
+/** `event`: which of the file's events to read (Ir unless told; e.g. DLmr with --cache-sim=yes). */
+export function parseCallgrind(text: string, event = "Ir"): CallgrindProfile {
+  // A cost line holds the events in the order of the "events:" line; trailing zeros may be left out.
+  const column = 1 + (/^events: (.+)$/m.exec(text)?.[1]?.split(" ").indexOf(event) ?? 0);
+  if (column === 0) throw new Error(`no event ${event} in this callgrind file`);
   const objects = new Map<string, string>();
   const fns = new Map<string, string>();
   // "(id) name" defines id; "(id)" refers to it.
@@ -40,7 +45,7 @@ export function parseCallgrind(text: string): CallgrindProfile {
     const c = line.charCodeAt(0);
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
       // A cost line: "<position> <Ir>"; after "calls=" it is the call's inclusive cost.
-      const cost = Number(line.split(" ")[1] ?? 0);
+      const cost = Number(line.split(" ")[column] ?? 0);
       const me = `${object}\t${fn}`;
       if (inCall) {
         let out = calls.get(me);

@@ -1,10 +1,11 @@
 // `bun bench/probes/instructions.ts [--target minimal,switchyard] [--streams N] [--concurrency N] [--json]
-// [--warmup N] [--root DIR] [--env K=V,…] [--functions TOP]`: user-space instructions per stream (or JSON
+// [--warmup N] [--root DIR] [--env K=V,…] [--functions TOP] [--cache [--event DLmr]]`: user-space instructions per stream (or JSON
 // request) of the minimal JS proxy and of Switchyard, counted by valgrind's callgrind, by thread: the main
 // (JavaScript) thread, and the others (JSC's JIT compilers and GC markers, the allocator's scavenger).
 // `--functions 30` names the main thread's top functions (own instructions, and each JIT'd JS function's
 // inclusive ones) through JSC's jitdump (bench/jitdump.ts); native code stays an address (Bun ships
-// without symbols). KEEP=1 keeps the callgrind files (callgrind_annotate reads them).
+// without symbols). `--cache` adds callgrind's cache simulation (first- and last-level misses; `--event
+// DLmr` ranks the functions by last-level read misses). KEEP=1 keeps the callgrind files.
 //
 // Why: CPU time on the bench VM drifts ±25 % between runs of one code; instruction counts do not follow
 // the VM's speed. They do follow the collector and the JIT, which run when allocation, timers and the
@@ -43,6 +44,10 @@ const { values: o } = parseArgs({
     // inclusive ones (what it and its callees cost), through JSC's jitdump.
     functions: { type: "string" },
     gap: { type: "string", default: "5" },
+    // callgrind's cache simulation (first-level and last-level misses per unit; slower).
+    cache: { type: "boolean", default: false },
+    // The event --functions ranks by: Ir, or with --cache e.g. DLmr (last-level read misses).
+    event: { type: "string", default: "Ir" },
     // `--env K=V[,K=V…]`: more environment for every target (e.g. a setting's cost, or GC held steady).
     env: { type: "string" },
   },
@@ -65,6 +70,7 @@ function valgrind(tag: string): string[] {
     "--tool=callgrind",
     "--instr-atstart=no",
     "--separate-threads=yes",
+    ...(o.cache ? ["--cache-sim=yes"] : []),
     `--callgrind-out-file=${join(dir, `cg.${tag}.%p`)}`,
   ];
 }
@@ -149,7 +155,7 @@ function byFunction(p: CallgrindProfile, code: readonly JitCode[], per: number):
     for (const [callee, v] of out) if (label(callee, code) !== l) add(inclusive, l, v);
   }
   const print = (title: string, m: Map<string, number>) => {
-    console.log(`  ${title}:`);
+    console.log(`  ${title} (${o.event}):`);
     for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
       console.log(
         `  ${Math.round(v / per)
@@ -158,7 +164,7 @@ function byFunction(p: CallgrindProfile, code: readonly JitCode[], per: number):
       );
     }
   };
-  print("own instructions", own);
+  print("own", own);
   print("JS functions, inclusive (an async function's parts separately; recursion counted again)", inclusive);
 }
 
@@ -188,7 +194,7 @@ try {
       const dump = readdirSync(dir).find((f) => f.startsWith(`jit-${s.child.pid}`) || f.includes(`-${s.child.pid}.`));
       const mainFile = readdirSync(dir).find((f) => f.startsWith(`cg.${name}.`) && f.endsWith(".1-01"));
       const code = dump ? await jitCode(join(dir, dump)) : [];
-      if (mainFile) byFunction(parseCallgrind(readFileSync(join(dir, mainFile), "utf8")), code, N);
+      if (mainFile) byFunction(parseCallgrind(readFileSync(join(dir, mainFile), "utf8"), o.event), code, N);
     }
   }
 } finally {

@@ -50,3 +50,25 @@ describe("callgrind output", () => {
     expect(p.calls.get(jitFn)?.get(nativeCallee)).toBe(90);
   });
 });
+
+describe("callgrind output with several events", () => {
+  const DUMP2 = `events: Ir DLmr
+ob=(1) /bin/bun.exe
+fn=(1) f
+0x10 100 3
++2 50
+cfn=(2) g
+calls=1 0x20
+0x12 40 2
+fn=(2)
+0x20 40 2
+`;
+
+  test("an event is read from its own column, a trailing zero left out counting as 0", () => {
+    const misses = parseCallgrind(DUMP2, "DLmr");
+    expect(misses.self.get(fnKey({ object: "/bin/bun.exe", fn: "f" }))).toBe(3);
+    expect(misses.calls.get(fnKey({ object: "/bin/bun.exe", fn: "f" }))?.get(fnKey({ object: "/bin/bun.exe", fn: "g" }))).toBe(2);
+    expect(parseCallgrind(DUMP2).total).toBe(190);
+    expect(() => parseCallgrind(DUMP2, "I1mr")).toThrow("no event I1mr");
+  });
+});
