@@ -35,14 +35,17 @@ const { values: o } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
     target: { type: "string", default: "minimal,switchyard" },
+    // Streams (or JSON requests with --json) counted; the warm-up before them is not.
     streams: { type: "string", default: "500" },
     concurrency: { type: "string", default: "8" },
     warmup: { type: "string", default: "3000" },
     json: { type: "boolean", default: false },
+    // Another checkout's gateway (the same load on an older commit: a git worktree with node_modules linked).
     root: { type: "string" },
     // Name the main thread's costs by function: its own instructions, and each JIT'd JS function's
     // inclusive ones (what it and its callees cost), through JSC's jitdump.
     functions: { type: "string" },
+    // The mock's milliseconds between a stream's events (the bench's 5).
     gap: { type: "string", default: "5" },
     // callgrind's cache simulation (first-level and last-level misses per unit; slower).
     cache: { type: "boolean", default: false },
