@@ -21,7 +21,8 @@
 // content (no quote) or the choice's tail, so a key can only be found after it. Measured: ~3,400
 // instructions per chunk instead of ~5,800 in a loop; in the gateway at 8 streams the upstream socket's
 // data callback fell from ~280–305k to ~224k instructions per stream (probe --functions); CPU side by
-// side 0.97 (quartiles 0.96–1.03), under what bench/ab.ts resolves.
+// side (bench/ab.ts --together) 0.97 at 8 streams (quartiles 0.96–1.03) and 0.97 at 32 (0.93–1.00,
+// every new gateway below every old one).
 import type { DeltaEvent } from "../types";
 
 const CHOICE_HEAD = '"choices":[{"index":0,"delta":{"content":"';
