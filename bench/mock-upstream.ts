@@ -2,8 +2,9 @@
 // answers a fixed completion, or (stream: true) 20 content chunks — the first after TTFT_MS, then one
 // every GAP_MS — then the finish chunk, the usage chunk (when include_usage is asked) and [DONE].
 // Bodies are pre-encoded so the mock's own cost stays small and constant across targets.
-// Env: PORT (0 = any), TTFT_MS, GAP_MS. Prints {"port":N} once listening.
-export const STREAM_CHUNKS = 20;
+// Env: PORT (0 = any), TTFT_MS, GAP_MS, CHUNKS (content chunks per stream, 20: the bench's; a probe run
+// with another count parts a stream's fixed cost from its cost per event). Prints {"port":N} once listening.
+export const STREAM_CHUNKS = Number(process.env.CHUNKS ?? 20);
 export const PROMPT_TOKENS = 24;
 /** The text a complete stream carries, and the non-streaming answer's content. */
 export const STREAM_TEXT = Array.from({ length: STREAM_CHUNKS }, (_, i) => `tok${i} `).join("");

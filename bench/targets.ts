@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { STREAM_CHUNKS } from "./mock-upstream";
 import { freePort, pinned, spawnChild, waitForHttp, waitForOutput, type Child } from "./procs";
 
 export const ROOT = join(import.meta.dir, "..");
@@ -18,6 +19,8 @@ export async function startMock(ttftMs: number, gapMs: number): Promise<Upstream
     PORT: "0",
     TTFT_MS: String(ttftMs),
     GAP_MS: String(gapMs),
+    // The count the load generator checks streams against (CHUNKS in this process's environment).
+    CHUNKS: String(STREAM_CHUNKS),
   });
   const port = await waitForOutput(child, /"port":(\d+)/);
   return { child, url: `http://127.0.0.1:${port}` };

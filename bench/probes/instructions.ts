@@ -5,7 +5,9 @@
 // `--functions 30` names the main thread's top functions (own instructions, and each JIT'd JS function's
 // inclusive ones) through JSC's jitdump (bench/jitdump.ts); native code stays an address (Bun ships
 // without symbols). `--cache` adds callgrind's cache simulation (first- and last-level misses; `--event
-// DLmr` ranks the functions by last-level read misses). KEEP=1 keeps the callgrind files.
+// DLmr` ranks the functions by last-level read misses). KEEP=1 keeps the callgrind files. CHUNKS=60 in
+// the environment makes the mock's streams 60 chunks long: two runs part a stream's fixed instructions
+// from those per event (2026-11-27: minimal ~126k + ~18k per chunk, Switchyard ~330–410k + ~11k).
 //
 // Why: CPU time on the bench VM drifts ±25 % between runs of one code; instruction counts do not follow
 // the VM's speed. They do follow the collector and the JIT, which run when allocation, timers and the
