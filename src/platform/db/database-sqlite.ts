@@ -63,10 +63,12 @@ export function openSqlite(path: string): Database {
     }
     return s;
   };
+  // The values go to run() as one array (bun:sqlite binds an array argument as the parameter list): a
+  // spread of 28 arguments made run() gather them into a fresh array per row again.
   const bind = (keys: string[], values: unknown[], row: unknown) => {
     const r = row as Record<string, unknown>;
     for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
-    return values as never[];
+    return values as never;
   };
   return {
     dialect: "sqlite",
@@ -78,7 +80,7 @@ export function openSqlite(path: string): Database {
       const values: unknown[] = new Array(keys.length);
       for (const row of rows) {
         const r = row as Record<string, unknown>;
-        if (stmt.run(...bind(keys, values, row)).changes === 0 || !returning.length) continue;
+        if (stmt.run(bind(keys, values, row)).changes === 0 || !returning.length) continue;
         const got: Record<string, unknown> = {};
         for (const k of returning) got[k] = r[k];
         out.push(got);
@@ -88,13 +90,13 @@ export function openSqlite(path: string): Database {
     insertRecords: async (_orm, rows) => {
       const { stmt, keys } = statementFor("requestRecords", []);
       const values: unknown[] = new Array(keys.length);
-      for (const row of rows) stmt.run(...bind(keys, values, row));
+      for (const row of rows) stmt.run(bind(keys, values, row));
       return rows.map((r) => r.id);
     },
     upsertAdding: async (_orm, table, rows, conflict, add) => {
       const { stmt, keys } = statementFor(table, conflict, add);
       const values: unknown[] = new Array(keys.length);
-      for (const row of rows) stmt.run(...bind(keys, values, row));
+      for (const row of rows) stmt.run(bind(keys, values, row));
     },
     tx: (fn) =>
       lock.run(async () => {
