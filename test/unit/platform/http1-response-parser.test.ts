@@ -313,3 +313,64 @@ test("reset() readies the parser for the next response on the connection: untouc
     ends: [true, true, false],
   });
 });
+
+describe("a head is read from its bytes as String's split, toLowerCase and trim read its latin1 text", () => {
+  /** The head's headers the string way (what the parser did before it read bytes): the reference. */
+  function byStrings(headText: string): [string, string][] {
+    return headText
+      .split("\r\n")
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]);
+  }
+  const latin1Bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+  const headOf = (headText: string) => {
+    const { heads } = feed([latin1Bytes(`${headText}\r\ncontent-length: 0\r\n\r\n`)]);
+    return heads[0]!.headers.slice(0, -1);
+  };
+
+  test("names in any case, met again in other cases, come out lower-cased; values keep inner spaces, colons and lone CR or LF", () => {
+    const heads = [
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Multi: a\r\nx-url: http://host:8080/p",
+      "HTTP/1.1 200 OK\r\nCONTENT-TYPE: text/plain\r\ncontent-type:x\r\nx-MULTI:  two  words \r\nX-Odd: a\rb\nc",
+    ];
+    for (const text of heads) expect(headOf(text)).toEqual(byStrings(text));
+    expect(headOf(heads[1]!)).toEqual([
+      ["content-type", "text/plain"],
+      ["content-type", "x"],
+      ["x-multi", "two  words"],
+      ["x-odd", "a\rb\nc"],
+    ]);
+  });
+
+  test("latin1 bytes: a non-ASCII name is lower-cased as toLowerCase does, values lose the whitespace trim() removes (tab, VT, FF, no-break space)", () => {
+    const text =
+      "HTTP/1.1 200 OK\r\nX-\u00c4rger: \u00a0\t\u000b\u000cvalue \u00e9\u00a0 \r\nx-\u00e4rger:\u00c9\r\nX-\u00c4RGER:\u0085kept\u0085";
+    expect(headOf(text)).toEqual(byStrings(text));
+    expect(headOf(text).map(([name]) => name)).toEqual(["x-\u00e4rger", "x-\u00e4rger", "x-\u00e4rger"]);
+  });
+
+  test("past the remembered names (300 distinct ones, and names longer than 64 bytes) every name is still read right", () => {
+    const names = Array.from({ length: 300 }, (_, i) => `X-Name-${i}${i % 7 === 0 ? "-".repeat(70) : ""}`);
+    const text = `HTTP/1.1 200 OK\r\n${names.map((n, i) => `${n}: v${i}`).join("\r\n")}`;
+    expect(headOf(text)).toEqual(byStrings(text));
+    expect(headOf(text)).toEqual(byStrings(text));
+  });
+
+  test("the status line: a reason, an empty reason, none; HTTP/1.0", () => {
+    for (const [line, status, statusText] of [
+      ["HTTP/1.1 404 Not Found", 404, "Not Found"],
+      ["HTTP/1.1 200 ", 200, ""],
+      ["HTTP/1.1 201", 201, ""],
+      ["HTTP/1.0 503 Service Unavailable", 503, "Service Unavailable"],
+    ] as const) {
+      const { heads } = feed([bytes(`${line}\r\ncontent-length: 0\r\n\r\n`)]);
+      expect([heads[0]!.status, heads[0]!.statusText]).toEqual([status, statusText]);
+    }
+  });
+
+  test("a header line without a colon, or with an empty name, and a status line with a CR in its reason are refused", () => {
+    for (const text of ["HTTP/1.1 200 OK\r\nno colon here", "HTTP/1.1 200 OK\r\n: empty name", "HTTP/1.1 200 O\rK"]) {
+      expect(() => feed([bytes(`${text}\r\ncontent-length: 0\r\n\r\n`)])).toThrow(Http1ParseError);
+    }
+  });
+});
