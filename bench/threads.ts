@@ -40,6 +40,7 @@ async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
   const pid = t.pid!;
   await warmUp(t);
   const logStart = gcLog ? readFileSync(gcLog, "utf8").length : 0;
+  const outStart = gcLog ? readFileSync(`${gcLog}.out`, "utf8").length : 0;
   resetPeak(pid);
   const before = threadTicks(pid);
   const run = await load(t, requests);
@@ -65,6 +66,29 @@ async function measure(name: string, t: Target, gcLog?: string): Promise<void> {
     console.log(`    GC ${kind}: ${c.n} cycles, ${((c.ms * 1000) / run.count).toFixed(1)} µs/${unit}`);
   }
   console.log(`    GC cycles in all: ${((gcMs * 1000) / run.count).toFixed(1)} µs/${unit} (wall time of the cycles; helper threads above)`);
+  // JSC writes its compile reports to stderr (the GC log) or stdout, depending on the build: read both.
+  const compiles = jitCompiles(readFileSync(gcLog, "utf8").slice(logStart) + readFileSync(`${gcLog}.out`, "utf8").slice(outStart));
+  if (compiles.length) console.log(`    JIT compiles during the load (BUN_JSC_report…CompileTimes):\n${compiles.join("\n")}`);
+}
+
+/**
+ * JSC's "Optimized name#hash:[…] using DFG|FTL… in N ms" lines, summed by function and tier, largest
+ * first: a function compiled again and again in a steady load is being thrown away (its assumptions
+ * broken) and recompiled, which costs the JIT thread and runs slower code meanwhile.
+ */
+function jitCompiles(report: string): string[] {
+  const by = new Map<string, { n: number; ms: number }>();
+  for (const m of report.matchAll(/^Optimized (\S+?):\[.*? using (\w+) .*? in ([\d.]+) ms/gm)) {
+    const key = `${m[2]} ${m[1]}`;
+    const c = by.get(key) ?? { n: 0, ms: 0 };
+    c.n++;
+    c.ms += Number(m[3]);
+    by.set(key, c);
+  }
+  return [...by]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 25)
+    .map(([k, c]) => `      ${c.ms.toFixed(1).padStart(8)} ms  ${String(c.n).padStart(3)}×  ${k}`);
 }
 
 pinSelf(0);
