@@ -49,6 +49,26 @@ for (const dialect of DIALECTS) {
       expect(writer.status().queued).toBe(5);
     });
 
+    test("a committed record is not kept by the writer: it can be collected once the caller drops it", async () => {
+      writer = new RecordWriter(t.db, { batchSize: 10, flushIntervalMs: 60_000 });
+      const refs: WeakRef<RequestRecord>[] = [];
+      // Enqueued from a function that returns, so that no reference is left in this frame.
+      const enqueue = (w: RecordWriter) => {
+        for (let i = 0; i < 50; i++) {
+          const r = makeRecord();
+          refs.push(new WeakRef(r));
+          w.enqueue(r);
+        }
+      };
+      enqueue(writer);
+      expect(await waitFor(async () => (await count(t.db, "request_records")) === 50)).toBe(true);
+      expect(writer.status().queued).toBe(0);
+      await Bun.sleep(0);
+      Bun.gc(true);
+      // The collector scans stacks conservatively: a stray word may keep a record or two alive, never most.
+      expect(refs.filter((r) => r.deref() === undefined).length).toBeGreaterThanOrEqual(40);
+    });
+
     test("flushes a partial batch when the interval passes", async () => {
       writer = new RecordWriter(t.db, { batchSize: 500, flushIntervalMs: 30 });
       for (let i = 0; i < 3; i++) writer.enqueue(makeRecord());
