@@ -43,7 +43,7 @@ export function parseResponseHead(buf: Uint8Array, start: number, end: number): 
   let length = -1;
   let chunked = false;
   let connection = "";
-  for (let at = eol + 2; at <= end && eol < end; at = eol + 2) {
+  for (let at = eol + 2; eol < end; at = eol + 2) {
     // One pass over the line: its first colon, then its CRLF (a lone CR or LF stays inside the line).
     let colon = -1;
     let i = at;
