@@ -92,7 +92,10 @@ class CommittedStream {
     if (this.site.ctx.signal.aborted || this.finished) return this.cancelled(); // left before the first write
     const settled = new Promise<void>((resolve) => (this.done = resolve));
     try {
-      this.write(this.s.first.flatMap((ev) => [...this.enc.push(ev)]));
+      // What arrived before the body was pulled, written at once (push's array is reused per call: copied).
+      const opening: string[] = [];
+      for (const ev of this.s.first) for (const text of this.enc.push(ev)) opening.push(text);
+      this.write(opening);
       this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
       this.s.events.listen(() => this.drain());
       this.drain();
