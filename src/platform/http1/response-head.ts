@@ -108,6 +108,8 @@ function trimmed(buf: Uint8Array, from: number, to: number): string {
  */
 const MAX_KNOWN = 256;
 const MAX_KNOWN_LENGTH = 64;
+/** Names of one length kept at most: a lookup compares against no more than these (a head of thousands of lines stays linear). */
+const MAX_SAME_LENGTH = 16;
 const known: string[][] = Array.from({ length: MAX_KNOWN_LENGTH + 1 }, () => []);
 let knownCount = 0;
 
@@ -116,7 +118,7 @@ function headerName(buf: Uint8Array, from: number, to: number): string {
   const same = n <= MAX_KNOWN_LENGTH ? known[n]! : [];
   for (const name of same) if (equalsLower(buf, from, name)) return name;
   const name = latin1(buf, from, to).toLowerCase();
-  if (n <= MAX_KNOWN_LENGTH && knownCount < MAX_KNOWN && !same.includes(name)) {
+  if (n <= MAX_KNOWN_LENGTH && knownCount < MAX_KNOWN && same.length < MAX_SAME_LENGTH && !same.includes(name)) {
     same.push(name);
     knownCount++;
   }
