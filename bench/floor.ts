@@ -16,6 +16,11 @@
 // network read. Found this way (2026-11-27, 32 streams, a fast day): bare / minimal on sockets /
 // Switchyard on sockets 175 / 238 / 338 µs per stream at gap 0 and 263 / 388 / 488 at the bench's 5 ms:
 // per read Switchyard costs what the minimal proxy does; its extra ~100 µs is per stream.
+// `--raw` adds the minimal proxy on sockets writing each network read of the body on untouched (RAW=1):
+// the floor of any proxy that handles a stream's chunks in JavaScript. Found this way (2026-11-27,
+// session 23, 32 streams, five rounds): bare / bytes as read / minimal (events parsed) / Switchyard on
+// sockets 628 / 673 / 820 / 906 µs per stream (1.00 / 1.07 / 1.31 / 1.44×): handing each chunk through
+// JavaScript costs ~7 %, reading its events ~23 % more, and the gateway's own work the rest.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +37,8 @@ const { values: o } = parseArgs({
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "5" },
     burn: { type: "string", default: "0" },
+    // One more minimal proxy on sockets that writes each network read of the body on as it came (RAW=1).
+    raw: { type: "boolean", default: false },
     // The mock's stream timing: a gap of 0 sends each stream's events back to back (few network reads),
     // which parts a stream's fixed cost from its cost per read.
     ttft: { type: "string", default: "20" },
@@ -57,6 +64,9 @@ const started = [
   { name: "bare proxy", up: await startBareProxy(mock.url), gateway: false },
   { name: "minimal JS proxy, fetch", up: await startMinimal(mock.url, "fetch"), gateway: false },
   { name: "minimal JS proxy, sockets", up: await startMinimal(mock.url, "sockets"), gateway: false },
+  ...(o.raw
+    ? [{ name: "minimal, sockets, bytes as read", up: await startMinimal(mock.url, "sockets", { RAW: "1" }), gateway: false }]
+    : []),
   ...(o.burn === "0"
     ? []
     : await Promise.all(

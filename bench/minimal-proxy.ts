@@ -4,7 +4,9 @@
 // to show what reading each event in JavaScript costs before any gateway work (keys, routing, limits,
 // metering, records). Env: PORT (0 = any), UPSTREAM, CLIENT = fetch | sockets (Switchyard's own HTTP/1.1
 // client, src/platform/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
-// what a fixed amount of JS per request costs the whole process on each client). Prints {"port":N}.
+// what a fixed amount of JS per request costs the whole process on each client), RAW=1: each network read
+// of the body is written on as it came, no event read (floor.ts --raw: the floor of any proxy that
+// handles a stream's chunks in JavaScript at all). Prints {"port":N}.
 import { createParser } from "eventsource-parser";
 import { createHttp1Client } from "../src/platform/http1/client";
 
@@ -12,10 +14,11 @@ const upstream = process.env.UPSTREAM ?? "http://127.0.0.1:9000";
 const send = process.env.CLIENT === "sockets" ? createHttp1Client().fetch : (url: string, init: RequestInit) => fetch(url, init);
 const STREAMING = { stream: true };
 const BURN_MS = Number(process.env.BURN_US ?? 0) / 1000;
+const RAW = process.env.RAW === "1";
 
 /** Bun's controller for `type: "direct"` streams, as the gateway's committed stream uses it. */
 interface DirectController {
-  write(chunk: string): number | Promise<number>;
+  write(chunk: string | Uint8Array): number | Promise<number>;
   close(): void;
 }
 
@@ -34,6 +37,10 @@ const server = Bun.serve({
     const source = {
       type: "direct",
       async pull(sink: DirectController) {
+        if (RAW) {
+          for (let r = await reader.read(); !r.done; r = await reader.read()) sink.write(r.value);
+          return sink.close();
+        }
         const parser = createParser({
           onEvent: (e) => {
             if (e.data === "[DONE]") return void sink.write("data: [DONE]\n\n");
