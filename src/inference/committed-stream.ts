@@ -3,8 +3,10 @@
 // the drain here encodes and writes what it brought at once, in the same callback (never buffering to
 // the end, no promise per read); it enforces the idle and total timeouts, writes SSE keep-alive
 // comments during silences, settles the attempt exactly once, and aborts the upstream request when
-// the client goes away.
-import type { DeltaEvent, UpstreamError, Usage } from "../providers/types";
+// the client goes away. A read made only of plain content chunks skips decoding, translation and
+// encoding (upstream-events.ts passThrough): their choices' bytes are framed by the client wire and
+// written as they came.
+import type { DeltaEvent, PlainChoiceFramer, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
@@ -40,15 +42,22 @@ export interface CallSite {
 
 /** Bun's controller for `type: "direct"` streams (not in the DOM typings). Strings are written as UTF-8. */
 interface DirectController {
-  write(chunk: string): number | Promise<number>;
+  write(chunk: string | Uint8Array): number | Promise<number>;
   flush(): number | Promise<number> | undefined;
   close(): void;
 }
 
 const PING = ": keep-alive\n\n";
+const copyBytes = Buffer.prototype.copy as (
+  this: Uint8Array,
+  target: Uint8Array,
+  targetStart: number,
+  sourceStart: number,
+  sourceEnd: number,
+) => number;
 
 // The encoders emit SSE text: the sink encodes it straight into the response buffer, so no
-// Uint8Array is made per chunk in JavaScript.
+// Uint8Array is made per chunk in JavaScript (but one per read by the pass-through, writePlain).
 const joined = (chunks: string[]): string => (chunks.length === 1 ? chunks[0]! : chunks.join(""));
 
 class CommittedStream {
@@ -68,7 +77,7 @@ class CommittedStream {
   constructor(
     private readonly site: CallSite,
     private readonly s: Committed,
-    encoder: Transformer<PipelineEvent, string>,
+    private readonly encoder: Transformer<PipelineEvent, string> & Partial<PlainChoiceFramer>,
     private readonly keepAliveMs: number,
   ) {
     this.enc = new SyncTransform(encoder);
@@ -98,6 +107,7 @@ class CommittedStream {
       this.write(opening);
       this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
       this.s.events.listen(() => this.drain());
+      if (this.encoder.plainFrame) this.s.events.passThrough((bytes, ranges, count) => this.writePlain(bytes, ranges, count));
       this.drain();
       await settled;
     } catch {
@@ -151,6 +161,36 @@ class CommittedStream {
     // network read leave together (a flush per chunk cost a third of a stream's CPU).
     this.sink.write(joined(out));
     this.lastWrite = performance.now();
+  }
+
+  /**
+   * The pass-through (upstream-events.ts): plain choices framed by the client wire, their bytes as they
+   * came, copied into one array and written once (no view of `bytes`: a view of a socket read makes JSC
+   * copy it into an ArrayBuffer of its own; Buffer's copy takes the range without one).
+   */
+  private writePlain(bytes: Uint8Array, ranges: number[], count: number): boolean {
+    const frame = this.encoder.plainFrame!();
+    const sink = this.sink;
+    if (frame === null || sink === null || this.finished) return false;
+    const { head, tail } = frame;
+    let size = 0;
+    for (let i = 0; i < 2 * count; i += 2) size += head.length + ranges[i + 1]! - ranges[i]! + tail.length;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (let i = 0; i < 2 * count; i += 2) {
+      out.set(head, at);
+      at += head.length;
+      at += copyBytes.call(bytes, out, at, ranges[i]!, ranges[i + 1]!);
+      out.set(tail, at);
+      at += tail.length;
+    }
+    try {
+      sink.write(out);
+    } catch {
+      this.cancelled(); // the sink refused a write: the client is gone
+    }
+    this.lastWrite = performance.now();
+    return true;
   }
 
   private ping(): void {

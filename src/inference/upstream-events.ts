@@ -6,7 +6,7 @@
 // by one interval per stream rather than a timer per read (creating and clearing a timer per chunk was
 // a measurable share of a stream's CPU); when it passes, the upstream request is aborted.
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
-import type { ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
+import type { PlainChoiceReader, ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
 import { SyncTransform } from "./sync-transform";
 import type { Abortable } from "../platform/abort-sweeper";
 import type { BodyTap, UpstreamAnswer } from "../platform/upstream-answer";
@@ -15,6 +15,14 @@ import type { BodyTap, UpstreamAnswer } from "../platform/upstream-answer";
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 /** TextDecoder options for every read but the last (one object, not one per chunk). */
 const STREAMING = { stream: true };
+const LF = 10;
+
+/**
+ * Writes the plain choices of one network read to the client (the committed stream): `ranges` holds
+ * `count` pairs of offsets into `bytes`, each a choice's JSON (providers/types.ts PlainChoiceReader).
+ * False when it cannot frame them yet (nothing written: the full path takes the read).
+ */
+export type PlainChoiceWriter = (bytes: Uint8Array, ranges: number[], count: number) => boolean;
 
 /** An event itself (no wrapper object per event), or why there is none. */
 export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout" } | { type: "broken"; err: unknown };
@@ -42,6 +50,14 @@ export class UpstreamEvents implements BodyTap {
   private waiter: (() => void) | null = null;
   /** Stops the body's delivery; set once the tap is on (a body delivered whole arrives during the tap call). */
   private stopBody: () => void = () => {};
+  /** The adapter's reader of plain choices in raw bytes, when it has one. */
+  private readonly plain: PlainChoiceReader | null;
+  /** Where plain choices go instead of the parser (passThrough); null until the client's side asks. */
+  private direct: PlainChoiceWriter | null = null;
+  /** Everything fed to the parser ended with a blank line: it holds no partial line or event. */
+  private atBoundary = false;
+  /** Offsets of the plain choices of one read (reused). */
+  private readonly ranges: number[] = [];
 
   constructor(
     answer: UpstreamAnswer,
@@ -49,7 +65,9 @@ export class UpstreamEvents implements BodyTap {
     target: UpstreamTarget,
     private readonly abort: Abortable,
   ) {
-    this.translate = new SyncTransform(adapter.streamTransformer(target));
+    const transformer = adapter.streamTransformer(target);
+    this.translate = new SyncTransform(transformer);
+    this.plain = "plainChoice" in transformer ? (transformer as unknown as PlainChoiceReader) : null;
     this.parser = createParser({
       maxBufferSize: MAX_EVENT_CHARS,
       onEvent: (e) => this.enqueue(this.translate.push(e)),
@@ -74,6 +92,18 @@ export class UpstreamEvents implements BodyTap {
   /** From now on `onReady` is called whenever something may be ready to take (the committed stream's drain). */
   listen(onReady: () => void): void {
     this.wake = onReady;
+  }
+
+  /**
+   * From now on a network read made only of plain content chunks (PlainChoiceReader) is handed to
+   * `write` as it came, when nothing is queued and the parser sits between events: the same bytes the
+   * full path would produce, without decoding, parsing, translating or encoding them. False when the
+   * adapter has no such reader.
+   */
+  passThrough(write: PlainChoiceWriter): boolean {
+    if (this.plain === null) return false;
+    this.direct = write;
+    return true;
   }
 
   /** What is ready: a queued event, the stream's end or failure; null while more must arrive. */
@@ -109,12 +139,39 @@ export class UpstreamEvents implements BodyTap {
   piece(bytes: Uint8Array): void {
     if (this.stopped) return;
     this.deadline = Infinity;
+    if (this.direct !== null && this.atBoundary && this.head === this.queue.length && this.failure === null && this.passed(bytes)) {
+      return this.notify();
+    }
+    const n = bytes.length;
+    this.atBoundary = n >= 2 && bytes[n - 1] === LF && bytes[n - 2] === LF;
     try {
       this.parser.feed(this.decoder.decode(bytes, STREAMING));
     } catch (err) {
       this.broke(err);
     }
     this.notify();
+  }
+
+  /**
+   * The read handed to the pass-through when it is whole events (`data: …` lines, each followed by a
+   * blank line) that are all plain choices; otherwise nothing is written and the full path takes it.
+   * Ending on a blank line, it leaves the parser where it was: between events.
+   */
+  private passed(bytes: Uint8Array): boolean {
+    const plain = this.plain!;
+    const ranges = this.ranges;
+    let count = 0;
+    for (let at = 0; at < bytes.length;) {
+      const lf = bytes.indexOf(LF, at);
+      if (lf < 0 || bytes[lf + 1] !== LF) return false;
+      const from = plain.plainChoice(bytes, at, lf);
+      if (from < 0) return false;
+      ranges[2 * count] = from;
+      ranges[2 * count + 1] = plain.choiceEnd;
+      count++;
+      at = lf + 2;
+    }
+    return count > 0 && this.direct!(bytes, ranges, count);
   }
 
   end(): void {

@@ -124,6 +124,31 @@ export type StreamEvent =
 /** One content delta of a stream (the event type every adapter emits most). */
 export type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
 
+/**
+ * The pass-through of plain content chunks (inference/upstream-events.ts): most chunks of a stream are
+ * one choice's plain text, and when the upstream writes that choice exactly as the client's wire would
+ * — `{"index":0,"delta":{"content":"…"},"logprobs":null,"finish_reason":null}` — its bytes can go to
+ * the client as they came, between the client wire's own head and end, with no decoding, parsing or
+ * re-encoding. The stream transformer that can find such a choice says so with `plainChoice`; the
+ * client's encoder that can frame one says so with `plainFrame`. Anything else takes the full path.
+ */
+export interface PlainChoiceReader {
+  /**
+   * For one SSE event in bytes[start, end) (its single `data: ` line, without the line end), the
+   * offset where its choice's JSON starts when the event is a plain content delta of choice 0 that this
+   * transformer would read as exactly that choice (content without escapes, valid UTF-8), else -1. The
+   * choice's JSON then ends (exclusive) at `choiceEnd`.
+   */
+  plainChoice(bytes: Uint8Array, start: number, end: number): number;
+  readonly choiceEnd: number;
+}
+
+/** A client wire that writes a plain choice (PlainChoiceReader) as head + the choice's bytes + tail. */
+export interface PlainChoiceFramer {
+  /** The chunk's text before and after the choice, once a plain choice of index 0 is written that way; else null. */
+  plainFrame(): { head: Uint8Array; tail: Uint8Array } | null;
+}
+
 export interface Warning {
   type: "unsupported_parameter";
   code: string;

@@ -1,7 +1,7 @@
 // The chat completions wire format: the JSON object and the SSE chunk sequence of API document §4.1
 // (role chunk, deltas, finish chunk, usage chunk, routing_metadata chunk, [DONE]). Shapes follow
 // OpenAI's CreateChatCompletionResponse / CreateChatCompletionStreamResponse schemas.
-import type { Usage } from "../../providers/types";
+import type { PlainChoiceFramer, Usage } from "../../providers/types";
 import { isEmptyDelta } from "../../providers/delta";
 import type { PipelineEvent, PipelineResult, RoutingMetadata } from "../types";
 
@@ -35,6 +35,7 @@ export function renderChatCompletion({ result, routing }: PipelineResult) {
 }
 
 const DONE = "data: [DONE]\n\n";
+const utf8 = new TextEncoder();
 
 interface ChunkState {
   id: string;
@@ -46,8 +47,9 @@ interface ChunkState {
 }
 
 /** PipelineEvents → SSE text (the response sink encodes it). Each delta is written as it arrives; usage and routing once, at the end. */
-export function chatSseTransformer(): Transformer<PipelineEvent, string> {
+export function chatSseTransformer(): Transformer<PipelineEvent, string> & PlainChoiceFramer {
   const st: ChunkState = { id: "", created: 0, model: "", head: "", rolesSent: new Set() };
+  let frame: { head: Uint8Array; tail: Uint8Array } | null = null;
   const write = (c: TransformStreamDefaultController<string>, obj: unknown) => c.enqueue(`data: ${JSON.stringify(obj)}\n\n`);
   const chunk = (choices: unknown[]) => ({
     id: st.id,
@@ -66,6 +68,12 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> {
     if (routing) write(c, { ...chunk([]), routing_metadata: routing });
   };
   return {
+    // The pass-through (providers/types.ts): once choice 0 has had its role, a plain delta of it is
+    // written as deltaChunk writes it: the head, the choice's JSON, `]}` and the blank line.
+    plainFrame() {
+      if (frame === null && st.head !== "" && st.rolesSent.has(0)) frame = { head: utf8.encode(st.head), tail: utf8.encode("]}\n\n") };
+      return frame;
+    },
     transform(ev, c) {
       if (ev.type === "delta") {
         if (!st.head) {

@@ -23,7 +23,13 @@
 // data callback fell from ~280–305k to ~224k instructions per stream (probe --functions); CPU side by
 // side (bench/ab.ts --together) 0.97 at 8 streams (quartiles 0.96–1.03) and 0.97 at 32 (0.93–1.00,
 // every new gateway below every old one).
-import type { DeltaEvent } from "../types";
+//
+// The same reading also works on an event's raw bytes (`plainChoice`, the pass-through of
+// providers/types.ts PlainChoiceReader): once the envelope is known, an event whose bytes are `data: `,
+// that envelope, the choice with plain content (no quote, backslash or control character; valid UTF-8,
+// so decoding and re-encoding would give the same bytes) and one of the usual tails is exactly the
+// choice the string reading gives, so its bytes can go to the client as they are.
+import type { DeltaEvent, PlainChoiceReader } from "../types";
 
 const CHOICE_HEAD = '"choices":[{"index":0,"delta":{"content":"';
 const CHOICE_TAIL = '"},"logprobs":null,"finish_reason":null}]';
@@ -33,10 +39,44 @@ const DELTA_START = CHOICE_HEAD.length - '{"content":"'.length;
 const NOT_PLAIN = /[\\\x00-\x1f]/;
 const USAGE_NULL_END = ',"usage":null}';
 
+const utf8 = new TextEncoder();
+const TAIL_BYTES = utf8.encode(CHOICE_TAIL);
+const USAGE_NULL_END_BYTES = utf8.encode(USAGE_NULL_END);
+const compare = Buffer.prototype.compare;
+
 /** One stream's plain content deltas (one reader per stream: it remembers the stream's envelope). */
-export class PlainDeltaReader {
+export class PlainDeltaReader implements PlainChoiceReader {
   /** The text before the choice of an earlier chunk that passed the checks, with none of the keys in it. */
   private envelope = "";
+  /** `data: ` + envelope + CHOICE_HEAD as bytes (for plainChoice), and the envelope it was made from. */
+  private prefix: Uint8Array | null = null;
+  private prefixOf = "";
+  choiceEnd = -1;
+
+  /** See PlainChoiceReader: bytes[start, end) is one event's `data: ` line. */
+  plainChoice(bytes: Uint8Array, start: number, end: number): number {
+    if (this.envelope === "") return -1;
+    if (this.prefixOf !== this.envelope) {
+      this.prefix = utf8.encode(`data: ${this.envelope}${CHOICE_HEAD}`);
+      this.prefixOf = this.envelope;
+    }
+    const prefix = this.prefix!;
+    const from = start + prefix.length;
+    if (end - start < prefix.length + TAIL_BYTES.length + 1) return -1;
+    if (compare.call(bytes, prefix, 0, prefix.length, start, from) !== 0) return -1;
+    const quote = plainUtf8End(bytes, from, end);
+    if (quote < 0 || quote + TAIL_BYTES.length > end) return -1;
+    if (compare.call(bytes, TAIL_BYTES, 0, TAIL_BYTES.length, quote, quote + TAIL_BYTES.length) !== 0) return -1;
+    const rest = quote + TAIL_BYTES.length;
+    const tail = end - rest;
+    const tailOk =
+      (tail === 1 && bytes[rest] === 125) /* } */ ||
+      (tail === USAGE_NULL_END_BYTES.length && compare.call(bytes, USAGE_NULL_END_BYTES, 0, tail, rest, end) === 0);
+    if (!tailOk) return -1;
+    // From `{"index":0` (the choice head after `"choices":[`) to the `}` before `]`.
+    this.choiceEnd = rest - 1;
+    return from - (CHOICE_HEAD.length - '"choices":['.length);
+  }
 
   /** The chunk as a delta event like `prev`, when it is a plain content delta; otherwise null. */
   read(data: string, prev: DeltaEvent): DeltaEvent | null {
@@ -82,4 +122,46 @@ function cleanAfterChoice(data: string, end: number): boolean {
   if (data.indexOf('"choices"', end) >= 0 || data.indexOf('"error"', end) >= 0 || data.indexOf('"x_groq"', end) >= 0) return false;
   const usage = data.indexOf('"usage"', end);
   return usage < 0 || (data.startsWith('"usage":null', usage) && data.indexOf('"usage"', usage + 1) < 0);
+}
+
+/**
+ * Where plain content ends: the offset of the first `"` in bytes[from, end), when everything before it
+ * is valid UTF-8 with no backslash or control character (what NOT_PLAIN refuses, and what a decoder
+ * would replace); -1 otherwise.
+ */
+export function plainUtf8End(bytes: Uint8Array, from: number, end: number): number {
+  let i = from;
+  while (i < end) {
+    const b = bytes[i]!;
+    if (b === 34 /* " */) return i;
+    if (b < 0x80) {
+      if (b < 0x20 || b === 92 /* \\ */) return -1;
+      i++;
+      continue;
+    }
+    // A multi-byte sequence: its length, and the range its second byte must lie in (no overlong forms,
+    // no surrogates, nothing above U+10FFFF), then continuation bytes.
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) n = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      n = 2;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      n = 3;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return -1;
+    if (i + n >= end) return -1;
+    const second = bytes[i + 1]!;
+    if (second < lo || second > hi) return -1;
+    for (let k = 2; k <= n; k++) {
+      const c = bytes[i + k]!;
+      if (c < 0x80 || c > 0xbf) return -1;
+    }
+    i += n + 1;
+  }
+  return -1;
 }

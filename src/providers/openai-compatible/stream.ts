@@ -1,7 +1,7 @@
 // OpenAI-compatible SSE events → internal stream events. Chunks map one to one onto delta events;
 // usage (the last chunk with `choices: []`, or Groq's `x_groq.usage`) is held and emitted once, at
 // `[DONE]` or in flush when a server ends without it.
-import type { ChunkDelta, DeltaEvent, StreamEvent, UpstreamTarget, Usage } from "../types";
+import type { ChunkDelta, DeltaEvent, PlainChoiceReader, StreamEvent, UpstreamTarget, Usage } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { isEmptyDelta } from "../delta";
@@ -20,7 +20,7 @@ interface OpenAIStreamState {
   failed: boolean;
 }
 
-export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
+export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
   const state: OpenAIStreamState = { usage: null, usageSent: false, last: null, failed: false };
   const plainDeltas = new PlainDeltaReader();
   const sendUsage = (controller: TransformStreamDefaultController<StreamEvent>) => {
@@ -30,6 +30,13 @@ export function openAIStreamTransformer(target: UpstreamTarget): Transformer<Sse
   };
   return {
     start() {},
+    // The pass-through (PlainChoiceReader): only where transform would read the event as a plain delta.
+    plainChoice(bytes, start, end) {
+      return state.failed || state.usageSent || state.last === null ? -1 : plainDeltas.plainChoice(bytes, start, end);
+    },
+    get choiceEnd() {
+      return plainDeltas.choiceEnd;
+    },
     transform(event, controller) {
       if (state.failed || state.usageSent) return;
       if (event.data === "[DONE]") return sendUsage(controller);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { eventually } from "../../support/spawn";
+import { fixtureSseEvents } from "../../support/mock-upstream-wire";
 
 // Every rule here holds for both upstream clients: Bun's fetch (the default) and the socket client.
 for (const client of ["fetch", "sockets"] as const) {
@@ -27,6 +28,28 @@ for (const client of ["fetch", "sockets"] as const) {
     }
 
     describe("stream lifecycle", () => {
+      test("plain content chunks arriving one per read (passed through as bytes) reach the client exactly as when the whole stream comes in one read", async () => {
+        // A recorded OpenAI stream: its content chunks after the first are plain (upstream-events.ts pass-through).
+        const events = fixtureSseEvents("openai", "openai/text.chunks.txt");
+        const clientText = async (chunks: string[]) => {
+          g.mock.setScript({ provider: "alpha" }, { kind: "sse", chunks, gapMs: 5 });
+          const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+          expect(r.status).toBe(200);
+          // The routing_metadata chunk carries this attempt's timings: everything else must match.
+          return (await r.text()).split("\n\n").filter((e) => !e.includes('"routing_metadata"'));
+        };
+        const oneRead = await clientText([events.join("")]);
+        const readByRead = await clientText(events);
+        expect(readByRead).toEqual(oneRead);
+        expect(oneRead.filter((e) => e.includes('"content":"')).map((e) => JSON.parse(e.slice(6)).choices[0].delta.content)).toEqual([
+          "",
+          "Hello",
+          "! Grüße",
+          " 👋 — how",
+          " can I help?",
+        ]);
+      });
+
       test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
         g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
         const ac = new AbortController();

@@ -80,3 +80,64 @@ describe("UpstreamEvents", () => {
     expect((abort.reason as DOMException).name).toBe("TimeoutError");
   });
 });
+
+/** A chunk as OpenAI writes a plain content delta (what the pass-through can take). */
+const plainChunk = (content: string) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] })}\n\n`;
+const choiceOf = (content: string) => JSON.stringify({ index: 0, delta: { content }, logprobs: null, finish_reason: null });
+
+/** A reader listening as the committed stream does, with a pass-through that records what it is handed. */
+function passThroughReader(accept = true) {
+  const a = answer([], true);
+  const events = new UpstreamEvents(a, adapterFor("openai"), target, new UpstreamAbort());
+  const passed: string[][] = [];
+  const queued: string[] = [];
+  events.listen(() => {
+    for (let e = events.take(); e !== null && e.type === "delta"; e = events.take()) queued.push(String(e.delta.content));
+  });
+  expect(
+    events.passThrough((bytes, ranges, count) => {
+      if (!accept) return false;
+      const read: string[] = [];
+      for (let i = 0; i < 2 * count; i += 2) read.push(new TextDecoder().decode(bytes.slice(ranges[i], ranges[i + 1])));
+      passed.push(read);
+      return true;
+    }),
+  ).toBe(true);
+  const send = (...pieces: string[]) => {
+    for (const p of pieces) a.taken!.piece(encoder.encode(p));
+  };
+  return { events, passed, queued, send };
+}
+
+describe("UpstreamEvents pass-through of plain chunks", () => {
+  test("once a chunk has shown the stream's envelope, reads of whole plain chunks go to the pass-through as their choices' bytes", () => {
+    const r = passThroughReader();
+    // The first chunk is parsed in full; the second, read by the string reading, shows the envelope.
+    r.send(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("Grüße 👋") + plainChunk("b"));
+    expect(r.queued).toEqual(["first", "second"]);
+    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("Grüße 👋"), choiceOf("b")]]);
+  });
+
+  test("a read that is not whole plain chunks takes the full path, and so does the read after one that ended inside an event", () => {
+    const r = passThroughReader();
+    const split = plainChunk("split");
+    r.send(plainChunk("first"), plainChunk("second"), split.slice(0, 20), split.slice(20), plainChunk("after"));
+    // A read mixing a plain chunk with the start of another event; then one that starts inside that event
+    // (the parser holds its partial line: the full path), though it ends between events.
+    r.send(plainChunk("c") + "data: ", '{"choices":[]}\n\n' + plainChunk("d"), plainChunk("e"));
+    expect(r.queued).toEqual(["first", "second", "split", "c", "d"]);
+    expect(r.passed).toEqual([[choiceOf("after")], [choiceOf("e")]]);
+  });
+
+  test("escapes, other layouts and a pass-through that cannot frame yet all leave the chunk to the full path, in order", () => {
+    const r = passThroughReader(false);
+    r.send(plainChunk("first"), plainChunk("x"), plainChunk('say "hi"'));
+    expect(r.passed).toEqual([]);
+    expect(r.queued).toEqual(["first", "x", 'say "hi"']);
+    const s = passThroughReader();
+    s.send(plainChunk("first"), plainChunk("second"), plainChunk("line\nbreak"), chunk("no logprobs"), plainChunk("ok"));
+    expect(s.queued).toEqual(["first", "second", "line\nbreak", "no logprobs"]);
+    expect(s.passed).toEqual([[choiceOf("ok")]]);
+  });
+});
