@@ -56,7 +56,7 @@ function gateway(): number {
   const events = new UpstreamEvents(body, adapter, target, new AbortController());
   const out = new SyncTransform<PipelineEvent, string>(chatSseTransformer());
   for (const r of reads) {
-    events.piece(r);
+    events.piece(r, 0, r.length);
     for (let e = events.take(); e !== null && e.type !== "end"; e = events.take()) {
       if (e.type === "delta") for (const s of out.push(e)) bytes += s.length;
     }

@@ -136,16 +136,22 @@ export class UpstreamEvents implements BodyTap {
   // unexpected upstream shape makes the stream broken (a provider error), never an exception escaping
   // into the client's socket callback.
 
-  piece(bytes: Uint8Array): void {
+  piece(bytes: Uint8Array, start: number, end: number): void {
     if (this.stopped) return;
     this.deadline = Infinity;
-    if (this.direct !== null && this.atBoundary && this.head === this.queue.length && this.failure === null && this.passed(bytes)) {
+    if (
+      this.direct !== null &&
+      this.atBoundary &&
+      this.head === this.queue.length &&
+      this.failure === null &&
+      this.passed(bytes, start, end)
+    ) {
       return this.notify();
     }
-    const n = bytes.length;
-    this.atBoundary = n >= 2 && bytes[n - 1] === LF && bytes[n - 2] === LF;
+    this.atBoundary = end - start >= 2 && bytes[end - 1] === LF && bytes[end - 2] === LF;
     try {
-      this.parser.feed(this.decoder.decode(bytes, STREAMING));
+      // A copy of the range when the delivery holds more (a view would make JSC copy the whole delivery).
+      this.parser.feed(this.decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.slice(start, end), STREAMING));
     } catch (err) {
       this.broke(err);
     }
@@ -157,13 +163,13 @@ export class UpstreamEvents implements BodyTap {
    * blank line) that are all plain choices; otherwise nothing is written and the full path takes it.
    * Ending on a blank line, it leaves the parser where it was: between events.
    */
-  private passed(bytes: Uint8Array): boolean {
+  private passed(bytes: Uint8Array, start: number, end: number): boolean {
     const plain = this.plain!;
     const ranges = this.ranges;
     let count = 0;
-    for (let at = 0; at < bytes.length;) {
+    for (let at = start; at < end;) {
       const lf = bytes.indexOf(LF, at);
-      if (lf < 0 || bytes[lf + 1] !== LF) return false;
+      if (lf < 0 || lf + 1 >= end || bytes[lf + 1] !== LF) return false;
       const from = plain.plainChoice(bytes, at, lf);
       if (from < 0) return false;
       ranges[2 * count] = from;

@@ -7,7 +7,8 @@ import type { UpstreamAbort } from "./upstream-abort";
 
 /** A body's pieces, as they arrive, then its end or its failure. */
 export interface BodyTap {
-  piece(bytes: Uint8Array): void;
+  /** Body bytes bytes[start, end), as they arrived (the array may hold more: framing, a next response). */
+  piece(bytes: Uint8Array, start: number, end: number): void;
   end(): void;
   error(err: unknown): void;
 }
@@ -53,7 +54,7 @@ function readInto(body: ReadableStream<Uint8Array> | null, tap: BodyTap): () => 
       for (;;) {
         const r = await reader.read();
         if (r.done) return tap.end();
-        tap.piece(r.value);
+        tap.piece(r.value, 0, r.value.length);
       }
     } catch (err) {
       tap.error(err);

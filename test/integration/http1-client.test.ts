@@ -366,9 +366,9 @@ describe("answers (send): no Response made, the body by callback", () => {
     const decoder = new TextDecoder();
     const heard = { text: "", pieces: 0, ended: false, error: undefined as unknown };
     const tap: BodyTap = {
-      piece: (b) => {
+      piece: (b, start, end) => {
         heard.pieces++;
-        heard.text += decoder.decode(b, { stream: true });
+        heard.text += decoder.decode(b.slice(start, end), { stream: true });
       },
       end: () => void (heard.ended = true),
       error: (e) => void (heard.error = e),

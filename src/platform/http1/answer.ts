@@ -46,7 +46,7 @@ export class WholeAnswer extends HeadAnswer implements UpstreamAnswer {
     return Promise.resolve(this.bytes ? decoder.decode(this.bytes) : "");
   }
   tap(tap: BodyTap): () => void {
-    if (this.bytes) tap.piece(this.bytes);
+    if (this.bytes) tap.piece(this.bytes, 0, this.bytes.length);
     tap.end();
     return () => {};
   }
@@ -54,6 +54,10 @@ export class WholeAnswer extends HeadAnswer implements UpstreamAnswer {
     return respond(this.head, this.bytes);
   }
 }
+
+/** A piece's range as an array of its own: the delivery itself when it is all body, else a copy. */
+export const owned = (b: Uint8Array, start: number, end: number): Bytes =>
+  (start === 0 && end === b.length ? b : b.slice(start, end)) as Bytes;
 
 /** Where a streaming body's pieces go: pending until someone takes them, then to that one's tap. */
 export interface BodyFeed {
@@ -80,7 +84,7 @@ export class StreamedAnswer extends HeadAnswer implements UpstreamAnswer {
     if (!pending) throw new TypeError("the upstream body is already being read");
     feed.pending = null;
     feed.tap = tap;
-    for (const piece of pending) tap.piece(piece);
+    for (const piece of pending) tap.piece(piece, 0, piece.length);
     // Ended or failed before the tap came: it hears so now, after its pieces.
     if (feed.over === "end") tap.end();
     else if (feed.over) tap.error(feed.over.error);
@@ -90,7 +94,11 @@ export class StreamedAnswer extends HeadAnswer implements UpstreamAnswer {
   text(): Promise<string> {
     return new Promise((resolve, reject) => {
       const pieces: Bytes[] = [];
-      this.tap({ piece: (b) => void pieces.push(b as Bytes), end: () => resolve(decoder.decode(concatAll(pieces))), error: reject });
+      this.tap({
+        piece: (b, start, end) => void pieces.push(owned(b, start, end)),
+        end: () => resolve(decoder.decode(concatAll(pieces))),
+        error: reject,
+      });
     });
   }
 
@@ -100,7 +108,7 @@ export class StreamedAnswer extends HeadAnswer implements UpstreamAnswer {
       start: (controller) => {
         // The stream may have been cancelled by its reader: then these throw, and there is no one to tell.
         this.tap({
-          piece: (b) => quietly(() => controller.enqueue(b as Bytes)),
+          piece: (b, start, end) => quietly(() => controller.enqueue(owned(b, start, end))),
           end: () => quietly(() => controller.close()),
           error: (err) => quietly(() => controller.error(err)),
         });

@@ -22,7 +22,7 @@ import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
 import { openSocket, writeRequest, type SocketHolder } from "./socket";
 import { concatAll, keepAliveTimeout, needsDecoding, respond, type Bytes } from "./response";
-import { answerFor, StreamedAnswer, WholeAnswer, type BodyFeed } from "./answer";
+import { answerFor, owned, StreamedAnswer, WholeAnswer, type BodyFeed } from "./answer";
 import { answerOf, type UpstreamAnswer, type UpstreamSend } from "../upstream-answer";
 
 /**
@@ -129,13 +129,15 @@ export function createHttp1Client(opts: Http1ClientOptions = {}): Http1Client {
       // The rest of this delivery may hold the whole body: then the Response gets it as bytes (no stream).
       x.early = [];
     },
-    body: (piece) => {
+    body: (data, start, end) => {
       const x = c.exchange!;
-      // The delivery itself, or a copy of its part (response-parser.ts: why not a view); kept as it is: Bun
-      // hands each socket read over in a buffer of its own (never reused; http1-client.test.ts checks it).
-      if (x.early) x.early.push(piece as Bytes);
-      else if (x.tap) x.tap.piece(piece);
-      else x.pending?.push(piece as Bytes);
+      // A tap reads the range in place; a piece kept for later is the delivery itself when it is all body,
+      // else a copy of its part (response-parser.ts: why not a view). Bun hands each socket read over in a
+      // buffer of its own (never reused; http1-client.test.ts checks it).
+      if (x.tap && !x.early) return x.tap.piece(data, start, end);
+      const piece = owned(data, start, end);
+      if (x.early) x.early.push(piece);
+      else x.pending?.push(piece);
     },
     end: (keepAlive) => onEnd(c, c.exchange!, keepAlive),
   });

@@ -28,7 +28,10 @@ function recording(noBody = false) {
   const heads: ResponseHead[] = [];
   const pieces: Uint8Array[] = [];
   const ends: boolean[] = [];
-  const parser = new ResponseParser({ head: (h) => heads.push(h), body: (p) => pieces.push(p.slice()), end: (k) => ends.push(k) }, noBody);
+  const parser = new ResponseParser(
+    { head: (h) => heads.push(h), body: (p, s, e) => pieces.push(p.slice(s, e)), end: (k) => ends.push(k) },
+    noBody,
+  );
   const outcome = (): Outcome => ({ heads, body: concat(...pieces), ends });
   return { parser, outcome };
 }

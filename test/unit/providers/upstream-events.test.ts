@@ -20,7 +20,7 @@ function answer(pieces: string[], open = false): UpstreamAnswer & { taken: BodyT
     text: () => Promise.resolve(pieces.join("")),
     tap(tap: BodyTap) {
       a.taken = tap;
-      for (const p of pieces) tap.piece(encoder.encode(p));
+      for (const bytes of pieces.map((p) => encoder.encode(p))) tap.piece(bytes, 0, bytes.length);
       if (!open) tap.end();
       return () => {};
     },
@@ -104,10 +104,21 @@ function passThroughReader(accept = true) {
       return true;
     }),
   ).toBe(true);
+  /** Each piece as one delivery (sendFramed: inside chunked framing, the piece being its range). */
   const send = (...pieces: string[]) => {
-    for (const p of pieces) a.taken!.piece(encoder.encode(p));
+    for (const p of pieces) {
+      const bytes = encoder.encode(p);
+      a.taken!.piece(bytes, 0, bytes.length);
+    }
   };
-  return { events, passed, queued, send };
+  const sendFramed = (...pieces: string[]) => {
+    for (const p of pieces) {
+      const size = `${encoder.encode(p).length.toString(16)}\r\n`;
+      const bytes = encoder.encode(`${size}${p}\r\n`);
+      a.taken!.piece(bytes, size.length, bytes.length - 2);
+    }
+  };
+  return { events, passed, queued, send, sendFramed };
 }
 
 describe("UpstreamEvents pass-through of plain chunks", () => {
@@ -117,6 +128,13 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
     r.send(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("Grüße 👋") + plainChunk("b"));
     expect(r.queued).toEqual(["first", "second"]);
     expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("Grüße 👋"), choiceOf("b")]]);
+  });
+
+  test("a piece handed over as its range of a larger delivery (chunked framing around it) is read within its range on both paths", () => {
+    const r = passThroughReader();
+    r.sendFramed(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("b") + plainChunk("c"), plainChunk('q"uote'));
+    expect(r.queued).toEqual(["first", "second", 'q"uote']);
+    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("b"), choiceOf("c")]]);
   });
 
   test("a read that is not whole plain chunks takes the full path, and so does the read after one that ended inside an event", () => {
