@@ -27,8 +27,9 @@
 // The same reading also works on an event's raw bytes (`plainChoice`, the pass-through of
 // providers/types.ts PlainChoiceReader): once the envelope is known, an event whose bytes are `data: `,
 // that envelope, the choice with plain content (no quote, backslash or control character; valid UTF-8,
-// so decoding and re-encoding would give the same bytes) and one of the usual tails is exactly the
-// choice the string reading gives, so its bytes can go to the client as they are.
+// so decoding and re-encoding would give the same bytes) and a tail the string reading accepts
+// (cleanTailBytes) is exactly the choice the string reading gives, so its bytes can go to the client as
+// they are (what follows the choice is not written by the chat wire either way).
 import type { DeltaEvent, PlainChoiceReader } from "../types";
 
 const CHOICE_HEAD = '"choices":[{"index":0,"delta":{"content":"';
@@ -42,6 +43,9 @@ const USAGE_NULL_END = ',"usage":null}';
 const utf8 = new TextEncoder();
 const TAIL_BYTES = utf8.encode(CHOICE_TAIL);
 const USAGE_NULL_END_BYTES = utf8.encode(USAGE_NULL_END);
+const [CHOICES_KEY, ERROR_KEY, X_GROQ_KEY, USAGE_KEY, USAGE_NULL] = ['"choices"', '"error"', '"x_groq"', '"usage"', '"usage":null'].map(
+  (k) => utf8.encode(k),
+) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
 const compare = Buffer.prototype.compare;
 
 /** One stream's plain content deltas (one reader per stream: it remembers the stream's envelope). */
@@ -67,9 +71,7 @@ export class PlainDeltaReader implements PlainChoiceReader {
     const quote = plainUtf8End(bytes, from, end);
     if (quote < 0 || !bytesAt(bytes, quote, end, TAIL_BYTES)) return -1;
     const rest = quote + TAIL_BYTES.length;
-    const tail = end - rest;
-    if (tail === 1 ? bytes[rest] !== 125 /* } */ : tail !== USAGE_NULL_END_BYTES.length || !bytesAt(bytes, rest, end, USAGE_NULL_END_BYTES))
-      return -1;
+    if (!cleanTailBytes(bytes, rest, end)) return -1;
     // From `{"index":0` (the choice head after `"choices":[`) to the `}` before `]`.
     this.choiceEnd = rest - 1;
     return from - (CHOICE_HEAD.length - '"choices":['.length);
@@ -119,6 +121,30 @@ function cleanAfterChoice(data: string, end: number): boolean {
   if (data.indexOf('"choices"', end) >= 0 || data.indexOf('"error"', end) >= 0 || data.indexOf('"x_groq"', end) >= 0) return false;
   const usage = data.indexOf('"usage"', end);
   return usage < 0 || (data.startsWith('"usage":null', usage) && data.indexOf('"usage"', usage + 1) < 0);
+}
+
+/**
+ * cleanAfterChoice on bytes: what follows the choice, bytes[rest, end), ends the object and holds no key
+ * but one `"usage":null` (keys are ASCII, and no byte of a multi-byte character is, so a key is found in
+ * the bytes exactly where it is in the text). OpenAI's `"obfuscation"` (random padding after the choice
+ * since 2025) passes: the chat wire does not write it either way.
+ */
+function cleanTailBytes(bytes: Uint8Array, rest: number, end: number): boolean {
+  const tail = end - rest;
+  if (tail === 1) return bytes[rest] === 125; /* } */
+  if (tail === USAGE_NULL_END_BYTES.length && bytesAt(bytes, rest, end, USAGE_NULL_END_BYTES)) return true;
+  if (tail < 1 || bytes[end - 1] !== 125) return false;
+  if (findBytes(bytes, rest, end, CHOICES_KEY) >= 0 || findBytes(bytes, rest, end, ERROR_KEY) >= 0) return false;
+  if (findBytes(bytes, rest, end, X_GROQ_KEY) >= 0) return false;
+  const usage = findBytes(bytes, rest, end, USAGE_KEY);
+  return usage < 0 || (bytesAt(bytes, usage, end, USAGE_NULL) && findBytes(bytes, usage + 1, end, USAGE_KEY) < 0);
+}
+
+/** Where `pattern` first lies in bytes[from, end), or -1 (patterns here are short keys, the range a chunk's tail). */
+function findBytes(bytes: Uint8Array, from: number, end: number, pattern: Uint8Array): number {
+  const first = pattern[0]!;
+  for (let i = from; i + pattern.length <= end; i++) if (bytes[i] === first && bytesAt(bytes, i, end, pattern)) return i;
+  return -1;
 }
 
 /**

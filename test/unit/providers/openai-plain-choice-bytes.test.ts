@@ -44,9 +44,21 @@ const concat = (...parts: Uint8Array[]) => {
   return out;
 };
 
-const PASSED = [chunk(" word"), chunk(""), chunk("! Grüße 👋 — how"), chunk("x", ',"usage":null}'), chunk("\u2028 \u007f \uffff 𝄞")];
+const PASSED = [
+  chunk(" word"),
+  chunk(""),
+  chunk("! Grüße 👋 — how"),
+  chunk("x", ',"usage":null}'),
+  chunk("\u2028 \u007f \uffff 𝄞"),
+  chunk("y", ',"usage":null,"obfuscation":"ab"}'), // OpenAI's padding: neither path writes it
+  chunk("y", ',"obfuscation":"x\\"y","service_tier":"default"}'),
+];
 const LEFT = [
-  chunk("y", ',"usage":null,"obfuscation":"ab"}'), // the string reading takes it; the bytes would carry the extra key
+  chunk("x", ',"usage":null,"usage":null}'),
+  chunk("x", ',"obfuscation":"error"}'), // a key's text anywhere after the choice: the string reading refuses too
+  chunk("x", ',"x_groq":{}}'),
+  chunk("x", ',"choices":[]}'),
+  chunk("x", ',"usage":null'),
   chunk("line\nbreak"),
   chunk('say "hi"'),
   `${HEAD}${choice('"raw\tcontrol"')}}`,
@@ -83,6 +95,22 @@ describe("plain choices read from an event's bytes", () => {
     const { t, run } = primedTransformer();
     run.push({ data: "[DONE]", event: undefined, id: undefined });
     expect(t.plainChoice(event(chunk("a")), 0, event(chunk("a")).length)).toBe(-1);
+  });
+
+  test("the bytes pass exactly the chunks of the stream's envelope that the string reading takes as plain", () => {
+    const prev = { type: "delta", id: "chatcmpl-1", created: 7, model: "m-1", choiceIndex: 0, delta: {}, finishReason: null } as DeltaEvent;
+    const primed = () => {
+      const r = new PlainDeltaReader();
+      expect(r.read(chunk("learn"), prev)).not.toBeNull();
+      return r;
+    };
+    for (const data of [...PASSED, ...LEFT]) {
+      const viaText = primed().read(data, prev) !== null;
+      const bytes = event(data);
+      const viaBytes = primed().plainChoice(bytes, 0, bytes.length) >= 0;
+      // Never more than the text reading; and all of it for chunks in the envelope the reader knows.
+      expect({ data, viaBytes }).toEqual({ data, viaBytes: viaText && data.startsWith(HEAD) });
+    }
   });
 
   test("an event is read where it lies in a larger read, and not past its end", () => {
