@@ -28,27 +28,29 @@ for (const client of ["fetch", "sockets"] as const) {
     }
 
     describe("stream lifecycle", () => {
-      test("plain content chunks arriving one per read (passed through as bytes) reach the client exactly as when the whole stream comes in one read", async () => {
-        // A recorded OpenAI stream: its content chunks after the first are plain (upstream-events.ts pass-through).
-        const events = fixtureSseEvents("openai", "openai/text.chunks.txt");
-        const clientText = async (chunks: string[]) => {
-          g.mock.setScript({ provider: "alpha" }, { kind: "sse", chunks, gapMs: 5 });
-          const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
-          expect(r.status).toBe(200);
-          // The routing_metadata chunk carries this attempt's timings: everything else must match.
-          return (await r.text()).split("\n\n").filter((e) => !e.includes('"routing_metadata"'));
-        };
-        const oneRead = await clientText([events.join("")]);
-        const readByRead = await clientText(events);
-        expect(readByRead).toEqual(oneRead);
-        expect(oneRead.filter((e) => e.includes('"content":"')).map((e) => JSON.parse(e.slice(6)).choices[0].delta.content)).toEqual([
-          "",
-          "Hello",
-          "! Grüße",
-          " 👋 — how",
-          " can I help?",
-        ]);
-      });
+      // Recorded OpenAI streams (the second in today's shape: `"obfuscation"` padding after the choice):
+      // their content chunks after the first are plain (upstream-events.ts pass-through).
+      for (const [fixture, contents] of [
+        ["openai/text.chunks.txt", ["", "Hello", "! Grüße", " 👋 — how", " can I help?"]],
+        ["openai/obfuscated.chunks.txt", ["", "Sure", ",", " here", " is", ' a "quote"', " — café ☕"]],
+      ] as const) {
+        test(`plain content chunks arriving one per read (passed through as bytes) reach the client exactly as when the whole stream comes in one read: ${fixture}`, async () => {
+          const events = fixtureSseEvents("openai", fixture);
+          const clientText = async (chunks: string[]) => {
+            g.mock.setScript({ provider: "alpha" }, { kind: "sse", chunks, gapMs: 5 });
+            const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body() });
+            expect(r.status).toBe(200);
+            // The routing_metadata chunk carries this attempt's timings: everything else must match.
+            return (await r.text()).split("\n\n").filter((e) => !e.includes('"routing_metadata"'));
+          };
+          const oneRead = await clientText([events.join("")]);
+          const readByRead = await clientText(events);
+          expect(readByRead).toEqual(oneRead);
+          const deltas = oneRead.filter((e) => e.includes('"content":')).map((e) => JSON.parse(e.slice(6)).choices[0].delta.content);
+          expect(deltas).toEqual([...contents]);
+          expect(oneRead.some((e) => e.includes("obfuscation"))).toBe(false);
+        });
+      }
 
       test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
         g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });

@@ -130,6 +130,14 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
     expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("Grüße 👋"), choiceOf("b")]]);
   });
 
+  test("OpenAI's chunks with obfuscation padding after the choice pass too (the padding is not written either way)", () => {
+    const r = passThroughReader();
+    const padded = (content: string, pad: string) => plainChunk(content).replace(/}\n\n$/, `,"usage":null,"obfuscation":"${pad}"}\n\n`);
+    r.send(padded("first", "Qx"), padded("second", "p3Lr8"), padded("a", "Zq0Kf2mW"), padded("b", "k"));
+    expect(r.queued).toEqual(["first", "second"]);
+    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("b")]]);
+  });
+
   test("a piece handed over as its range of a larger delivery (chunked framing around it) is read within its range on both paths", () => {
     const r = passThroughReader();
     r.sendFramed(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("b") + plainChunk("c"), plainChunk('q"uote'));
