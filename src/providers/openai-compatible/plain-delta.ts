@@ -67,6 +67,7 @@ export class PlainDeltaReader implements PlainChoiceReader {
     const prefix = this.prefix!;
     const from = start + prefix.length;
     if (end - start < prefix.length + TAIL_BYTES.length + 1) return -1;
+    // ~190 bytes: a loop would cost as many instructions as the native call's checks, and run slower than its memcmp.
     if (compare.call(bytes, prefix, 0, prefix.length, start, from) !== 0) return -1;
     const quote = plainUtf8End(bytes, from, end);
     if (quote < 0 || !bytesAt(bytes, quote, end, TAIL_BYTES)) return -1;
