@@ -67,7 +67,8 @@ export class UpstreamEvents implements BodyTap {
   ) {
     const transformer = adapter.streamTransformer(target);
     this.translate = new SyncTransform(transformer);
-    this.plain = "plainChoice" in transformer ? (transformer as unknown as PlainChoiceReader) : null;
+    // An adapter's transformer says whether it can find plain choices in raw bytes (providers/types.ts).
+    this.plain = transformer.plainChoice !== undefined ? (transformer as PlainChoiceReader) : null;
     this.parser = createParser({
       maxBufferSize: MAX_EVENT_CHARS,
       onEvent: (e) => this.enqueue(this.translate.push(e)),

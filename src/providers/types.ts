@@ -202,7 +202,7 @@ export interface ProviderAdapter {
    * The SSE-event → internal-event step of streamTransform as a bare Transformer (synchronous), so the
    * pipeline can drive decode, translate and encode in one pass per network chunk (inference/upstream-events.ts).
    */
-  streamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent>;
+  streamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & Partial<PlainChoiceReader>;
   /** Maps an upstream non-2xx answer to an UpstreamError (message never carries a credential). */
   classifyError(status: number, bodyText: string, headers: Headers): UpstreamError;
   /** Checks a credential against the provider (BYOK): cheap authenticated call, bounded by timeoutMs. */
