@@ -13,7 +13,8 @@ RUN useradd --system --uid 10001 --home /data switchyard && mkdir -p /data && ch
 COPY --from=build /src/dist/switchyard /usr/local/bin/switchyard
 USER switchyard
 WORKDIR /data
-ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db
+# The allocator setting `serve` would otherwise re-execute itself for (README, Configuration).
+ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000
 VOLUME ["/data"]
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/switchyard"]

@@ -5,6 +5,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { decodeMasterKey } from "../platform/master-key";
+import { tokenizeArgs } from "./args";
 import { EnvSchema, FileConfigSchema, type Env, type FileConfig } from "./schema";
 
 export class ConfigError extends Error {}
@@ -60,18 +61,9 @@ export interface ParsedArgs {
 }
 
 export function parseArgs(argv: string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], options: {}, envFlags: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith("--")) {
-      out.positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf("=");
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    let value: string | true = true;
-    if (eq > 0) value = a.slice(eq + 1);
-    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) value = argv[++i]!;
+  const { positionals, flags } = tokenizeArgs(argv);
+  const out: ParsedArgs = { positionals, options: {}, envFlags: {} };
+  for (const [name, value] of flags) {
     const envName = flagToEnv(name);
     if (envName && value !== true) out.envFlags[envName] = value;
     else out.options[name] = value;

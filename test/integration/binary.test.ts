@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, existsSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, spawnServer, type ServerProcess } from "../support/spawn";
@@ -25,6 +25,10 @@ test("the compiled binary starts on an empty data folder, prints an admin key on
   expect(existsSync(join(data, "switchyard.db"))).toBe(true);
 
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  // It re-executed itself once for its allocator setting (platform/allocator-env.ts): same pid, and
+  // still named after its executable for ps and pkill.
+  expect(readFileSync(`/proc/${server.proc.pid}/environ`, "utf8")).toMatch(/(^|\0)MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000\0/);
+  expect(readFileSync(`/proc/${server.proc.pid}/comm`, "utf8").trim()).toBe("switchyard");
   const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
   expect(me.status).toBe(200);
   const models = await fetch(`${server.url}/v1/registry/providers`);

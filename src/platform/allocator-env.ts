@@ -1,0 +1,77 @@
+// Bun's allocator (its fork of mimalloc) gives memory back to the OS in the background: each time a
+// thread goes idle (the JS thread does, between network reads), a scavenger thread walks that thread's
+// heap pages and discards the free "holes" inside them, at most once every
+// MIMALLOC_PURGE_HOLES_MIN_INTERVAL ms — 100 by default. A gateway goes idle hundreds of times a second,
+// so it paid for ten walks of its whole heap a second, loaded or not: on the bench VM the scavenger cost
+// ~150 µs per stream at 8 streams (the minimal JS proxy's 67, the bare proxy's 17), about a fifth of a
+// stream's CPU. At most one walk a second instead: 0.83× the CPU per stream at 8 streams and 0.92× at 32
+// (bench/ab.ts --together, three gateways per side, every process cheaper), with the same resident memory
+// under 128 streams; 5 s was no cheaper than 1 s (bench/NOTES.md, session 24).
+//
+// The allocator reads its options from the environment once, when the process starts, and Bun exposes no
+// call to change them later. So `serve` re-executes itself once, in place (execve: same pid, arguments,
+// working directory, file descriptors without close-on-exec, and signals for whoever supervises it), with
+// the variable added — unless it is set already, which is also how an operator picks another value or
+// keeps mimalloc's default (MIMALLOC_PURGE_HOLES_MIN_INTERVAL=100). Linux only: the arguments are read back
+// from /proc/self/cmdline, which holds them exactly as given (a compiled binary's argv[1] in
+// process.argv is its embedded entry, not what was typed).
+import { readFileSync } from "node:fs";
+
+export const PURGE_INTERVAL_VAR = "MIMALLOC_PURGE_HOLES_MIN_INTERVAL";
+export const PURGE_INTERVAL_MS = "1000";
+
+export interface Reexec {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** What allocatorReexec reads of the running process. */
+export interface ProcessView {
+  env: Record<string, string | undefined>;
+  platform: string;
+  /** The executable's path (process.execPath): its name stays the process's name (ps, pkill). */
+  execPath: string;
+  /** /proc/self/cmdline's text: the arguments as given, each NUL-terminated. */
+  cmdline: () => string;
+}
+
+/**
+ * How to start this process again with the allocator setting, or null when it has it already, the
+ * platform is not Linux or the command line cannot be read.
+ */
+export function allocatorReexec({ env, platform, execPath, cmdline }: ProcessView): Reexec | null {
+  if (platform !== "linux" || env[PURGE_INTERVAL_VAR] !== undefined) return null;
+  let text: string;
+  try {
+    text = cmdline();
+  } catch {
+    return null;
+  }
+  const args = text.split("\0");
+  if (args.at(-1) === "") args.pop();
+  if (args.length === 0) return null;
+  const next: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) next[k] = v;
+  next[PURGE_INTERVAL_VAR] = PURGE_INTERVAL_MS;
+  return { file: execPath, args, env: next };
+}
+
+/**
+ * Re-executes the process with the allocator setting when it lacks it; returns only when it does not
+ * (setting present, not Linux, or execve refused): the server then runs with mimalloc's default.
+ */
+export function ensureAllocatorSetting(): void {
+  const plan = allocatorReexec({
+    env: process.env,
+    platform: process.platform,
+    execPath: process.execPath,
+    cmdline: () => readFileSync("/proc/self/cmdline", "utf8"),
+  });
+  if (plan === null || typeof process.execve !== "function") return;
+  try {
+    process.execve(plan.file, plan.args, plan.env);
+  } catch {
+    // execve failed and left this process as it was: serve without the setting.
+  }
+}

@@ -1,0 +1,49 @@
+// `serve` runs with its allocator setting (src/platform/allocator-env.ts): the process a supervisor
+// started is the one that serves (same pid), and it has the variable in its environment.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnServer, type ServerProcess } from "../support/spawn";
+import { PURGE_INTERVAL_VAR } from "../../src/platform/allocator-env";
+
+const dir = mkdtempSync(join(tmpdir(), "switchyard-alloc-"));
+const running: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.stop("SIGKILL")));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The environment the process with this pid was started with (its current image's). */
+function environOf(pid: number): Record<string, string> {
+  const text = readFileSync(`/proc/${pid}/environ`, "utf8");
+  return Object.fromEntries(
+    text
+      .split("\0")
+      .filter((e) => e.includes("="))
+      .map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]),
+  );
+}
+
+test.if(process.platform === "linux")(
+  "serve started without the allocator variable serves from the same process with mimalloc's hole sweeps at most once a second",
+  async () => {
+    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/a.db` });
+    running.push(s);
+    expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("1000");
+    expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+    expect(await s.stop("SIGTERM")).toBe(0);
+  },
+  30_000,
+);
+
+test.if(process.platform === "linux")(
+  "an operator's own allocator value is kept as given",
+  async () => {
+    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/b.db`, [PURGE_INTERVAL_VAR]: "250" });
+    running.push(s);
+    expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("250");
+    expect(await s.stop("SIGTERM")).toBe(0);
+  },
+  30_000,
+);

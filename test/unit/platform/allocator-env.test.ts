@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test";
+import { allocatorReexec, PURGE_INTERVAL_MS, PURGE_INTERVAL_VAR, type ProcessView } from "../../../src/platform/allocator-env";
+
+const view = (over: Partial<ProcessView> = {}): ProcessView => ({
+  env: { PATH: "/usr/bin", PORT: "8080" },
+  platform: "linux",
+  execPath: "/usr/local/bin/switchyard",
+  cmdline: () => ["switchyard", "serve", "--port", "8080", ""].join("\0"),
+  ...over,
+});
+
+describe("allocator setting (platform/allocator-env.ts)", () => {
+  test("without the variable, the process is started again from its executable with the arguments as given and the variable added", () => {
+    const plan = allocatorReexec(view());
+    expect(plan).toEqual({
+      file: "/usr/local/bin/switchyard",
+      args: ["switchyard", "serve", "--port", "8080"],
+      env: { PATH: "/usr/bin", PORT: "8080", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS },
+    });
+    expect(PURGE_INTERVAL_MS).toBe("1000");
+  });
+
+  test("an operator's own value (even mimalloc's default) is kept: no second start", () => {
+    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))).toBeNull();
+    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "" } }))).toBeNull();
+  });
+
+  test("an argument that is empty or holds spaces survives the round trip through /proc/self/cmdline", () => {
+    const plan = allocatorReexec(view({ cmdline: () => ["bun", "/srv/my app/src/main.ts", "serve", "--name", "", ""].join("\0") }));
+    expect(plan?.args).toEqual(["bun", "/srv/my app/src/main.ts", "serve", "--name", ""]);
+  });
+
+  test("variables the environment lists as undefined are left out rather than passed as the text 'undefined'", () => {
+    const plan = allocatorReexec(view({ env: { PATH: "/bin", GONE: undefined } }));
+    expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS });
+  });
+
+  test("off Linux, or when the command line cannot be read or is empty, the process runs on as it is", () => {
+    expect(allocatorReexec(view({ platform: "darwin" }))).toBeNull();
+    expect(allocatorReexec(view({ platform: "win32" }))).toBeNull();
+    const unreadable = () => {
+      throw new Error("ENOENT: /proc is not mounted");
+    };
+    expect(allocatorReexec(view({ cmdline: unreadable }))).toBeNull();
+    expect(allocatorReexec(view({ cmdline: () => "" }))).toBeNull();
+  });
+});
