@@ -46,6 +46,9 @@ const { values: o } = parseArgs({
     // `--env KEY=VALUE[,KEY=VALUE…]`: one more Switchyard on sockets with that environment (a setting's
     // cost by thread, e.g. --env SWITCHYARD_HEAP_LIMIT_MB=0).
     env: { type: "string" },
+    // `--proxy-env KEY=VALUE[,…]`: one more bare proxy and minimal proxy on sockets with that environment
+    // (what a runtime setting Switchyard gives itself would do for the references).
+    "proxy-env": { type: "string" },
   },
 });
 const json = o.json;
@@ -64,6 +67,16 @@ const started = [
   { name: "bare proxy", up: await startBareProxy(mock.url), gateway: false },
   { name: "minimal JS proxy, fetch", up: await startMinimal(mock.url, "fetch"), gateway: false },
   { name: "minimal JS proxy, sockets", up: await startMinimal(mock.url, "sockets"), gateway: false },
+  ...(o["proxy-env"]
+    ? [
+        { name: `bare proxy, ${o["proxy-env"]}`, up: await startBareProxy(mock.url, envList(o["proxy-env"])), gateway: false },
+        {
+          name: `minimal, sockets, ${o["proxy-env"]}`,
+          up: await startMinimal(mock.url, "sockets", envList(o["proxy-env"])),
+          gateway: false,
+        },
+      ]
+    : []),
   ...(o.raw
     ? [{ name: "minimal, sockets, bytes as read", up: await startMinimal(mock.url, "sockets", { RAW: "1" }), gateway: false }]
     : []),

@@ -26,8 +26,8 @@ export async function startMock(ttftMs: number, gapMs: number): Promise<Upstream
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-export async function startBareProxy(upstream: string): Promise<Upstream> {
-  const child = spawnChild("bare proxy", pinned([BUN, join(ROOT, "bench/bare-proxy.ts")], 1), { PORT: "0", UPSTREAM: upstream });
+export async function startBareProxy(upstream: string, env: Record<string, string> = {}): Promise<Upstream> {
+  const child = spawnChild("bare proxy", pinned([BUN, join(ROOT, "bench/bare-proxy.ts")], 1), { PORT: "0", UPSTREAM: upstream, ...env });
   const port = await waitForOutput(child, /"port":(\d+)/);
   return { child, url: `http://127.0.0.1:${port}` };
 }
