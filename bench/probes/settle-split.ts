@@ -56,10 +56,14 @@ try {
       after[i]!.push(cpuMicrosBetween(c1, c2) / run.count);
     }
   }
-  console.log(`CPU µs per stream at ${C} streams (${PER_ROUND} per round), medians of ${o.rounds} rounds: during the load + in the ${SETTLE_MS} ms after`);
+  console.log(
+    `CPU µs per stream at ${C} streams (${PER_ROUND} per round), medians of ${o.rounds} rounds: during the load + in the ${SETTLE_MS} ms after`,
+  );
   started.forEach((s, i) => {
     const [l, a] = [median(load[i]!), median(after[i]!)];
-    console.log(`${s.name.padEnd(28)} ${l.toFixed(0).padStart(5)} + ${a.toFixed(0).padStart(4)} = ${(l + a).toFixed(0).padStart(5)}   after, by round: ${after[i]!.map((x) => x.toFixed(0)).join(" ")}`);
+    console.log(
+      `${s.name.padEnd(28)} ${l.toFixed(0).padStart(5)} + ${a.toFixed(0).padStart(4)} = ${(l + a).toFixed(0).padStart(5)}   after, by round: ${after[i]!.map((x) => x.toFixed(0)).join(" ")}`,
+    );
   });
 } finally {
   for (const s of started) await s.up.child.stop();
