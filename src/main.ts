@@ -2,10 +2,10 @@
 // Entry. `serve` first makes sure the process runs with its allocator setting (platform/allocator-env.ts:
 // that may re-execute the process, so it comes before the rest of the program loads), then the command
 // runs (cli/run.ts).
-import { commandOf } from "./config/args";
+import { startsServer } from "./config/args";
 import { ensureAllocatorSetting } from "./platform/allocator-env";
 
 const argv = Bun.argv.slice(2);
-if (commandOf(argv) === "serve") ensureAllocatorSetting();
+if (startsServer(argv)) ensureAllocatorSetting();
 const { main } = await import("./cli/run");
 main(argv);

@@ -25,7 +25,8 @@ export function tokenizeArgs(argv: readonly string[]): ArgTokens {
   return out;
 }
 
-/** The command the arguments name: the first positional, `serve` when there is none. */
-export function commandOf(argv: readonly string[]): string {
-  return tokenizeArgs(argv).positionals[0] ?? "serve";
+/** Whether the arguments start the server: the `serve` command (the first positional, or none), unless `--help` asks for the usage. */
+export function startsServer(argv: readonly string[]): boolean {
+  const { positionals, flags } = tokenizeArgs(argv);
+  return (positionals[0] ?? "serve") === "serve" && !flags.some(([name]) => name === "help");
 }

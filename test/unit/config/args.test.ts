@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandOf, tokenizeArgs } from "../../../src/config/args";
+import { startsServer, tokenizeArgs } from "../../../src/config/args";
 import { parseArgs } from "../../../src/config/load";
 
 describe("command line (config/args.ts)", () => {
@@ -15,12 +15,19 @@ describe("command line (config/args.ts)", () => {
     });
   });
 
-  test("the command is the first positional, serve when there is none, also after flags with values", () => {
-    expect(commandOf([])).toBe("serve");
-    expect(commandOf(["--port", "9000"])).toBe("serve");
-    expect(commandOf(["--port", "9000", "migrate"])).toBe("migrate");
-    expect(commandOf(["version", "--json"])).toBe("version");
-    expect(commandOf(["serve", "--no-migrate"])).toBe("serve");
+  test("the command is the first positional, also after flags with values", () => {
+    expect(tokenizeArgs(["--port", "9000", "migrate"]).positionals).toEqual(["migrate"]);
+    expect(tokenizeArgs(["version", "--json"]).positionals).toEqual(["version"]);
+    expect(tokenizeArgs(["--port", "9000"]).positionals).toEqual([]);
+  });
+
+  test("only serve starts the server (and re-executes for the allocator setting); --help prints the usage instead", () => {
+    expect(startsServer([])).toBe(true);
+    expect(startsServer(["serve", "--port", "9000"])).toBe(true);
+    expect(startsServer(["--help"])).toBe(false);
+    expect(startsServer(["serve", "--help"])).toBe(false);
+    expect(startsServer(["migrate"])).toBe(false);
+    expect(startsServer(["key", "create", "--name", "serve"])).toBe(false);
   });
 
   test("parseArgs gives configuration flags to the environment and keeps the rest as options, on the same tokens", () => {
