@@ -1,5 +1,5 @@
 // API key storage: only the hash and a display prefix of a key are kept.
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/key-format";
@@ -35,9 +35,13 @@ export interface NewApiKey {
 
 export function apiKeyRepo(db: Database) {
   const t = db.t.apiKeys;
+  // Built once, on first use (after migrations): the key cache re-reads each key in use every 2 s, and
+  // building the query each time (drizzle's builder, run too rarely to be optimised) cost more than the read.
+  const buildByHash = () => db.orm.select().from(t).where(eq(t.keyHash, sql.placeholder("hash"))).limit(1).prepare();
+  let byHashQuery: ReturnType<typeof buildByHash> | undefined;
   return {
     async byHash(hash: string): Promise<ApiKeyRow | undefined> {
-      const rows = await db.orm.select().from(t).where(eq(t.keyHash, hash)).limit(1);
+      const rows = await (byHashQuery ??= buildByHash()).execute({ hash });
       return rows[0] && fromRaw(rows[0]);
     },
     async get(workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {

@@ -13,6 +13,7 @@ import { sealSecret } from "../../../src/crypto/secret-box";
 import { newId } from "../../../src/platform/ids";
 import type { Catalog } from "../../../src/catalog/types";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 
 const kinds = await testDatabaseKinds();
 
@@ -105,6 +106,19 @@ for (const kind of kinds) {
       });
       await m.reload();
       expect(m.byok.defaultKeyFor(ws, "alpha")).toBeNull();
+    });
+
+    test("the key lookup by hash (one prepared query, reused) finds each key by its own hash and sees a revocation committed elsewhere", async () => {
+      const ws = crypto.randomUUID();
+      const a = await m.repos.apiKeys.create({ workspaceId: ws, name: "a", scopes: ["usage:read"] });
+      const b = await m.repos.apiKeys.create({ workspaceId: ws, name: "b", scopes: ["usage:read"] });
+      expect((await m.repos.apiKeys.byHash(a.row.keyHash))?.id).toBe(a.row.id);
+      expect((await m.repos.apiKeys.byHash(b.row.keyHash))?.id).toBe(b.row.id);
+      expect(await m.repos.apiKeys.byHash("0".repeat(64))).toBeUndefined();
+      // Straight to the database, as the CLI or another instance would.
+      await db.orm.update(db.t.apiKeys).set({ revokedAt: 1234 }).where(eq(db.t.apiKeys.id, a.row.id));
+      expect((await m.repos.apiKeys.byHash(a.row.keyHash))?.revokedAt).toBe(1234);
+      expect((await m.repos.apiKeys.byHash(b.row.keyHash))?.revokedAt).toBeNull();
     });
   });
 }
