@@ -37,7 +37,13 @@ export function apiKeyRepo(db: Database) {
   const t = db.t.apiKeys;
   // Built once, on first use (after migrations): the key cache re-reads each key in use every 2 s, and
   // building the query each time (drizzle's builder, run too rarely to be optimised) cost more than the read.
-  const buildByHash = () => db.orm.select().from(t).where(eq(t.keyHash, sql.placeholder("hash"))).limit(1).prepare();
+  const buildByHash = () =>
+    db.orm
+      .select()
+      .from(t)
+      .where(eq(t.keyHash, sql.placeholder("hash")))
+      .limit(1)
+      .prepare();
   let byHashQuery: ReturnType<typeof buildByHash> | undefined;
   return {
     async byHash(hash: string): Promise<ApiKeyRow | undefined> {
