@@ -17,6 +17,9 @@
 // process.argv is its embedded entry, not what was typed).
 import { readFileSync } from "node:fs";
 
+/** Throws on bytes that are not UTF-8 (a lenient decoding would replace them). */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
 export const PURGE_INTERVAL_VAR = "MIMALLOC_PURGE_HOLES_MIN_INTERVAL";
 export const PURGE_INTERVAL_MS = "1000";
 
@@ -32,19 +35,23 @@ export interface ProcessView {
   platform: string;
   /** The executable's path (process.execPath): its name stays the process's name (ps, pkill). */
   execPath: string;
-  /** /proc/self/cmdline's text: the arguments as given, each NUL-terminated. */
+  /** /proc/self/cmdline's text: the arguments as given, each NUL-terminated; throws when unreadable. */
   cmdline: () => string;
+  /** Throws when the environment as the process got it (/proc/self/environ) is not valid UTF-8. */
+  checkEnviron: () => void;
 }
 
 /**
  * How to start this process again with the allocator setting, or null when it has it already, the
- * platform is not Linux or the command line cannot be read.
+ * platform is not Linux, or the command line or environment cannot be passed on exactly: arguments and
+ * variables go back to execve as strings, and bytes that are not UTF-8 would not survive that.
  */
-export function allocatorReexec({ env, platform, execPath, cmdline }: ProcessView): Reexec | null {
+export function allocatorReexec({ env, platform, execPath, cmdline, checkEnviron }: ProcessView): Reexec | null {
   if (platform !== "linux" || env[PURGE_INTERVAL_VAR] !== undefined) return null;
   let text: string;
   try {
     text = cmdline();
+    checkEnviron();
   } catch {
     return null;
   }
@@ -66,7 +73,8 @@ export function ensureAllocatorSetting(): void {
     env: process.env,
     platform: process.platform,
     execPath: process.execPath,
-    cmdline: () => readFileSync("/proc/self/cmdline", "utf8"),
+    cmdline: () => strictUtf8.decode(readFileSync("/proc/self/cmdline")),
+    checkEnviron: () => void strictUtf8.decode(readFileSync("/proc/self/environ")),
   });
   if (plan === null || typeof process.execve !== "function") return;
   try {

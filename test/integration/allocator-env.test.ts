@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnServer, type ServerProcess } from "../support/spawn";
+import { MAIN, spawnServer, type ServerProcess } from "../support/spawn";
 import { PURGE_INTERVAL_VAR } from "../../src/platform/allocator-env";
 
 const dir = mkdtempSync(join(tmpdir(), "switchyard-alloc-"));
@@ -43,6 +43,21 @@ test.if(process.platform === "linux")(
     const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/b.db`, [PURGE_INTERVAL_VAR]: "250" });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("250");
+    expect(await s.stop("SIGTERM")).toBe(0);
+  },
+  30_000,
+);
+
+test.if(process.platform === "linux")(
+  "a variable that is not UTF-8 could not be passed on exactly: no re-execution, the server runs on with the default",
+  async () => {
+    // The shell puts the byte 0xFF into the environment; JavaScript strings cannot carry it.
+    const cmd = ["sh", "-c", `BYTE=$(printf '\\377') exec "$0" "$@"`, process.execPath, MAIN];
+    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/c.db` }, cmd);
+    running.push(s);
+    expect(readFileSync(`/proc/${s.proc.pid}/environ`).includes(Buffer.from("BYTE=\xff", "latin1"))).toBe(true);
+    expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBeUndefined();
+    expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
     expect(await s.stop("SIGTERM")).toBe(0);
   },
   30_000,

@@ -6,6 +6,7 @@ const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   platform: "linux",
   execPath: "/usr/local/bin/switchyard",
   cmdline: () => ["switchyard", "serve", "--port", "8080", ""].join("\0"),
+  checkEnviron: () => {},
   ...over,
 });
 
@@ -35,13 +36,18 @@ describe("allocator setting (platform/allocator-env.ts)", () => {
     expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS });
   });
 
-  test("off Linux, or when the command line cannot be read or is empty, the process runs on as it is", () => {
+  test("off Linux, or when the command line or environment cannot be read, is empty or is not UTF-8, the process runs on as it is", () => {
     expect(allocatorReexec(view({ platform: "darwin" }))).toBeNull();
     expect(allocatorReexec(view({ platform: "win32" }))).toBeNull();
     const unreadable = () => {
       throw new Error("ENOENT: /proc is not mounted");
     };
     expect(allocatorReexec(view({ cmdline: unreadable }))).toBeNull();
+    const notUtf8 = () => {
+      throw new TypeError("The encoded data was not valid for encoding utf-8");
+    };
+    expect(allocatorReexec(view({ cmdline: notUtf8 }))).toBeNull();
+    expect(allocatorReexec(view({ checkEnviron: notUtf8 }))).toBeNull();
     expect(allocatorReexec(view({ cmdline: () => "" }))).toBeNull();
   });
 });
