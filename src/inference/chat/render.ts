@@ -63,9 +63,14 @@ export function chatSseTransformer(): Transformer<PipelineEvent, string> & Plain
   // JSON.stringify(chunk([choice])), without a chunk, an array and a choice object per delta.
   const deltaChunk = (index: number, deltaJson: string, logprobs: unknown, finishReason: string | null) =>
     `${st.head}{"index":${index},"delta":${deltaJson},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
+  // The usage and routing chunks are a chunk with no choices and one more field: the head built once,
+  // `]`, the field, `}` — the text JSON.stringify({ ...chunk([]), [name]: value }) gives, without
+  // serialising the envelope again (before any delta there is no head: then it is serialised whole).
+  const fieldChunk = (name: string, value: unknown) =>
+    st.head !== "" ? `${st.head}],"${name}":${JSON.stringify(value)}}\n\n` : `data: ${JSON.stringify({ ...chunk([]), [name]: value })}\n\n`;
   const tail = (c: TransformStreamDefaultController<string>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
-    if (usage) write(c, { ...chunk([]), usage: usageJson(usage) });
-    if (routing) write(c, { ...chunk([]), routing_metadata: routing });
+    if (usage) c.enqueue(fieldChunk("usage", usageJson(usage)));
+    if (routing) c.enqueue(fieldChunk("routing_metadata", routing));
   };
   return {
     // The pass-through (providers/types.ts): once choice 0 has had its role, a plain delta of it is

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { chatSseTransformer } from "../../../src/inference/chat/render";
+import { chatSseTransformer, usageJson } from "../../../src/inference/chat/render";
 import type { PipelineEvent } from "../../../src/inference/types";
 import { SyncTransform } from "../../../src/inference/sync-transform";
-import { done, weatherCall } from "./pipeline-fixtures";
+import { done, failed, routing, usage, weatherCall } from "./pipeline-fixtures";
 
 /** The SSE text the chat encoder writes for `events`, one string per data event. */
 function encode(events: PipelineEvent[]): string[] {
@@ -58,5 +58,31 @@ describe("chat SSE encoder", () => {
       }) as PipelineEvent;
     const out = encode([at({ role: "assistant", content: "" }), at({ content: " Grüße 👋" }, '{"content":" Grüße 👋"}'), done]);
     expect(out[1]).toBe(expected("c1", "m", { index: 0, delta: { content: " Grüße 👋" }, logprobs: null, finish_reason: null }));
+  });
+
+  test("the usage and routing_metadata chunks are byte for byte JSON.stringify of a choiceless chunk with the field, with or without a delta before", () => {
+    const id = 'chatcmpl-"q"\u2028é';
+    const model = "vendor/模型";
+    const chunk = (i: string, m: string, created: number, field: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: i, object: "chat.completion.chunk", created, model: m, system_fingerprint: "switchyard", choices: [], ...field })}\n\n`;
+    const first = {
+      type: "delta",
+      id,
+      created: 1_700_000_123,
+      model,
+      choiceIndex: 0,
+      delta: { content: "x" },
+      finishReason: null,
+    } as PipelineEvent;
+    const after = encode([first, done]);
+    expect(after.slice(-3)).toEqual([
+      chunk(id, model, 1_700_000_123, { usage: usageJson(usage) }),
+      chunk(id, model, 1_700_000_123, { routing_metadata: routing }),
+      "data: [DONE]\n\n",
+    ]);
+    // A stream that fails before any delta has no head yet: the chunk is serialised whole (empty id and model).
+    const before = encode([failed]);
+    expect(before[0]).toBe(chunk("", "", 0, { routing_metadata: routing }));
+    expect(JSON.parse(before[1]!.slice("data: ".length)).error.code).toBe("provider_error");
   });
 });
