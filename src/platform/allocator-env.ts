@@ -6,7 +6,8 @@
 // ~150 µs per stream at 8 streams (the minimal JS proxy's 67, the bare proxy's 17), about a fifth of a
 // stream's CPU. At most one walk a second instead: 0.83× the CPU per stream at 8 streams and 0.92× at 32
 // (bench/ab.ts --together, three gateways per side, every process cheaper), with the same resident memory
-// under 128 streams; 5 s was no cheaper than 1 s (bench/NOTES.md, session 24).
+// under 128 streams (a burst of 128 JSON connections gives its memory back later: the bench's lifetime
+// peak rose by ~5–10 MB); 5 s was no cheaper than 1 s (bench/NOTES.md, session 24).
 //
 // The allocator reads its options from the environment once, when the process starts, and Bun exposes no
 // call to change them later. So `serve` re-executes itself once, in place (execve: same pid, arguments,
