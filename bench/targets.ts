@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { STREAM_CHUNKS } from "./mock-upstream";
 import { freePort, pinned, spawnChild, waitForHttp, waitForOutput, type Child } from "./procs";
+import type { Target } from "./load";
 
 export const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -146,4 +147,34 @@ export async function timeToReady(g: GatewayEnv, binary: string, db: string): Pr
   } finally {
     await child.stop();
   }
+}
+
+/** A started process and the load target that sends to it. */
+export interface Started {
+  name: string;
+  up: Upstream;
+  target: Target;
+}
+
+/**
+ * The probes' usual three, each pinned to core 1: the bare proxy, the minimal JS proxy on the socket
+ * client and Switchyard (`o`: its database file and environment), with their load targets.
+ */
+export async function startTrio(mockUrl: string, g: GatewayEnv, o: GatewayOptions = {}): Promise<Started[]> {
+  const plain = { "content-type": "application/json" };
+  const target = (up: Upstream, gateway: boolean): Target => ({
+    name: gateway ? "switchyard" : "proxy",
+    url: `${up.url}/v1/chat/completions`,
+    headers: gateway ? { ...plain, authorization: `Bearer ${g.adminKey}` } : plain,
+    pid: up.child.pid,
+    expectRouting: gateway,
+  });
+  const bare = await startBareProxy(mockUrl);
+  const minimal = await startMinimal(mockUrl, "sockets");
+  const gateway = await startGateway(g, o);
+  return [
+    { name: "bare proxy", up: bare, target: target(bare, false) },
+    { name: "minimal JS proxy, sockets", up: minimal, target: target(minimal, false) },
+    { name: "Switchyard", up: gateway, target: target(gateway, true) },
+  ];
 }

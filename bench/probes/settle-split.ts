@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { runStreams, warmUp, type Target } from "../load";
 import { cpuMicrosBetween, cpuSample, envArgs, pinSelf } from "../procs";
 import { median } from "../report";
-import { adminKey, startBareProxy, startGateway, startMinimal, startMock, writeConfig } from "../targets";
+import { adminKey, startMock, startTrio, writeConfig } from "../targets";
 
 const { values: o } = parseArgs({
   args: Bun.argv.slice(2).filter((a) => !/^[A-Z_][A-Z0-9_]*=/.test(a)),
@@ -23,22 +23,10 @@ const SETTLE_MS = 300;
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-settle-"));
 const mock = await startMock(20, 5);
-const key = adminKey();
-const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: key };
-const plain = { "content-type": "application/json" };
-const started = [
-  { name: "bare proxy", up: await startBareProxy(mock.url), gateway: false },
-  { name: "minimal JS proxy, sockets", up: await startMinimal(mock.url, "sockets"), gateway: false },
-  { name: "Switchyard", up: await startGateway(g, { env: envArgs() }), gateway: true },
-];
+const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
+const started = await startTrio(mock.url, g, { env: envArgs() });
 try {
-  const targets: Target[] = started.map((s) => ({
-    name: s.gateway ? "switchyard" : "proxy",
-    url: `${s.up.url}/v1/chat/completions`,
-    headers: s.gateway ? { ...plain, authorization: `Bearer ${key}` } : plain,
-    pid: s.up.child.pid,
-    expectRouting: s.gateway,
-  }));
+  const targets: Target[] = started.map((s) => s.target);
   for (const t of targets) await warmUp(t);
   const load = targets.map(() => [] as number[]);
   const after = targets.map(() => [] as number[]);

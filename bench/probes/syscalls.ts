@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, warmUp, type Target } from "../load";
+import { runJson, runStreams, warmUp } from "../load";
 import { pinSelf, threadStats, ticksToMicros } from "../procs";
-import { adminKey, startBareProxy, startGateway, startMinimal, startMock, writeConfig } from "../targets";
+import { adminKey, startMock, startTrio, writeConfig } from "../targets";
 
 const json = Bun.argv.includes("--json");
 const CALLS = [
@@ -35,23 +35,11 @@ const CALLS = [
 pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-sys-"));
 const mock = await startMock(json ? 0 : 20, json ? 0 : 5);
-const key = adminKey();
-const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: key };
-const plain = { "content-type": "application/json" };
-const started = [
-  { name: "bare", up: await startBareProxy(mock.url), gw: false },
-  { name: "minimal", up: await startMinimal(mock.url, "sockets"), gw: false },
-  { name: "switchyard", up: await startGateway(g, { db: "s.db" }), gw: true },
-];
+const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
+const started = await startTrio(mock.url, g, { db: "s.db" });
 try {
   for (const s of started) {
-    const t: Target = {
-      name: s.gw ? "switchyard" : "proxy",
-      url: s.up.url + "/v1/chat/completions",
-      headers: s.gw ? { ...plain, authorization: `Bearer ${key}` } : plain,
-      pid: s.up.child.pid,
-      expectRouting: s.gw,
-    };
+    const t = s.target;
     await warmUp(t, { requests: 5000, streams: 2000 });
     const events = CALLS.map((c) => `syscalls:sys_enter_${c}`).join(",");
     const perf = Bun.spawn(["perf", "stat", "-x", ",", "-e", events + ",page-faults,context-switches", "-p", String(t.pid)], {
