@@ -1,5 +1,6 @@
-// `bun bench/threads.ts [requests] [--stream] [KEY=VALUE …]`: where the CPU of the bare proxy and of Switchyard
-// goes under the JSON load (32 connections) or, with --stream, 32 concurrent 20-chunk streams, thread by thread (/proc/<pid>/task/*/stat), and how much of
+// `bun bench/threads.ts [requests] [--stream] [--concurrency N] [KEY=VALUE …]`: where the CPU of the bare proxy and
+// of Switchyard goes under the JSON load (32 connections, or N) or, with --stream, 32 (or N) concurrent 20-chunk
+// streams, thread by thread (/proc/<pid>/task/*/stat), and how much of
 // Switchyard's is garbage collection (JSC's GC log: each eden and full cycle's own duration). KEY=VALUE
 // pairs go to the gateway's environment (SWITCHYARD_HEAP_LIMIT_MB=0, say).
 //
@@ -13,10 +14,14 @@ import { freePort, memory, pinSelf, pinned, resetPeak, threadTicks, ticksToMicro
 import { ROOT, adminKey, gatewayEnv, startBareProxy, startMock, writeConfig } from "./targets";
 
 const streams = Bun.argv.includes("--stream");
-const requests = Number(Bun.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (streams ? 3_000 : 40_000));
+const at = Bun.argv.indexOf("--concurrency");
+const concurrency = at > 0 ? Number(Bun.argv[at + 1]) : 32;
+const requests = Number(
+  Bun.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== "--concurrency") ?? (streams ? 3_000 : 40_000),
+);
 const unit = streams ? "stream" : "request";
 /** One round of the load: JSON requests, or streams (the mock's 20 ms to first token, 5 ms gaps, as in the bench). */
-const load = (t: Target, n: number) => (streams ? runStreams(t, n, 32) : runJson(t, n, 32));
+const load = (t: Target, n: number) => (streams ? runStreams(t, n, concurrency) : runJson(t, n, concurrency));
 const extraEnv = envArgs();
 
 /** The GC log's cycles, by kind: a START line names the kind, its "cycle N ms END" may come lines later. */
