@@ -162,13 +162,18 @@ export async function runStreams(t: Target, total: number, concurrency: number):
  * request; the stream path's own functions (called once per stream) were still being FTL-compiled for
  * 30–60 µs per stream until ~14,000 streams (single functions take 30–90 ms each on the bench VM), and
  * went quiet after. The streams run 128 at a time, so the warm-up takes ~15 s per target.
+ * The two loads run at the same time, as a gateway's mixed traffic does: run one after the other, the
+ * functions both paths share (the record's build, the attempt's plan, the upstream request, the answer's
+ * head, the stream's end) were FTL-compiled for the JSON load, thrown away once streams changed their
+ * types, and compiled again only in the measured stream rounds (~140 ms of compiling in a 4,000-stream
+ * window after the whole warm-up, `bench/threads.ts`, 2026-11-27; one such round read ~1.5× its
+ * neighbours). Together: none in that window.
  */
 export const WARMUP = { requests: 30_000, streams: 14_336 };
 
 /** Runs the warm-up load; a failure (wrong config, broken target) is thrown, not measured. */
 export async function warmUp(t: Target, w: { requests: number; streams: number } = WARMUP): Promise<void> {
-  const json = await runJson(t, w.requests, 32);
+  const [json, s] = await Promise.all([runJson(t, w.requests, 32), runStreams(t, w.streams, 128)]);
   if (json.firstError) throw new Error(`${t.name} warm-up failed: ${json.firstError}`);
-  const s = await runStreams(t, w.streams, 128);
   if (s.firstFailure) throw new Error(`${t.name} warm-up stream failed: ${s.firstFailure}`);
 }
