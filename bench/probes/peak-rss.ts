@@ -1,13 +1,13 @@
 // `bun bench/probes/peak-rss.ts [--a-root DIR] [--rounds 3] [--concurrency 128]`: the peak resident memory
 // (VmHWM) of two gateways — another checkout's (or this one's) and this one's — under the same JSON load,
-// loaded in turn after the same warm-up: what a change does to the bench's "lifetime peak" row, which the
-// JSON load at 128 connections sets.
+// loaded in turn after the same warm-up (each peak reset after it: the warm-up runs JSON and streams at once,
+// load.ts): what a change does to the bench's "lifetime peak" row, which the JSON load at 128 connections sets.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, warmUp, type Target } from "../load";
-import { memory, pinSelf } from "../procs";
+import { memory, pinSelf, resetPeak } from "../procs";
 import { adminKey, startGateway, startMock, writeConfig } from "../targets";
 
 const { values: o } = parseArgs({
@@ -37,6 +37,7 @@ try {
     expectRouting: true,
   }));
   for (const t of targets) await warmUp(t);
+  for (const t of targets) resetPeak(t.pid!);
   for (let r = 0; r < Number(o.rounds); r++) {
     const line: string[] = [];
     for (const [i, t] of targets.entries()) {
