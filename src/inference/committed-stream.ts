@@ -16,6 +16,7 @@ import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
 import type { NextEvent, UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
+import { copyRange } from "../platform/bytes";
 
 export type Delta = DeltaEvent;
 
@@ -48,13 +49,6 @@ interface DirectController {
 }
 
 const PING = ": keep-alive\n\n";
-const copyBytes = Buffer.prototype.copy as (
-  this: Uint8Array,
-  target: Uint8Array,
-  targetStart: number,
-  sourceStart: number,
-  sourceEnd: number,
-) => number;
 
 // The encoders emit SSE text: the sink encodes it straight into the response buffer, so no
 // Uint8Array is made per chunk in JavaScript (but one per read by the pass-through, writePlain).
@@ -180,7 +174,7 @@ class CommittedStream {
     for (let i = 0; i < 2 * count; i += 2) {
       out.set(head, at);
       at += head.length;
-      at += copyBytes.call(bytes, out, at, ranges[i]!, ranges[i + 1]!);
+      at += copyRange(bytes, ranges[i]!, ranges[i + 1]!, out, at);
       out.set(tail, at);
       at += tail.length;
     }

@@ -138,6 +138,23 @@ describe("framing survives any split of the bytes", () => {
     });
   });
 
+  test("plain chunks (hex size of 1 to 12 digits in either case, CRLF, data, CRLF), several to a delivery, give the same body at every boundary", () => {
+    const data = "data: " + "x".repeat(20) + "\n\n";
+    const all = bytes(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" +
+        `${data.length.toString(16).toUpperCase()}\r\n${data}\r\n` +
+        `${data.length.toString(16).padStart(12, "0")}\r\n${data}\r\n` +
+        "1\r\n\r\r\n" +
+        `${data.length.toString(16)}\r\n${data}\r\n` +
+        "0\r\n\r\n",
+    );
+    expectEverySplit(all, {
+      heads: [head(200, "OK", [["transfer-encoding", "chunked"]])],
+      body: bytes(data + data + "\r" + data),
+      ends: [true],
+    });
+  });
+
   test("interim 100 and 103 heads are skipped: only the final head reaches the sink, at every boundary", () => {
     const all = bytes(
       "HTTP/1.1 100 Continue\r\n\r\n" +
@@ -228,6 +245,7 @@ describe("malformed input throws Http1ParseError, however it is split", () => {
       "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n",
     ],
     ["chunk data longer than its size", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n"],
+    ["chunk data ended by a bare LF", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\n0\r\n\r\n"],
     ["two different content-lengths", "HTTP/1.1 200 OK\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello!"],
     ["a content-length that is not a number", "HTTP/1.1 200 OK\r\ncontent-length: 5x\r\n\r\nhello"],
   ];
