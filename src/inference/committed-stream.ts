@@ -118,13 +118,7 @@ class CommittedStream {
     try {
       while (!this.finished) {
         const r = events.take();
-        if (r === null) {
-          // Nothing more yet: the next read must come within the idle limit (or the rest of the total).
-          const provider = this.s.plan.candidate.provider;
-          const left = this.deadline - performance.now();
-          this.totalBound = left <= provider.idleTimeoutMs;
-          return events.expectWithin(Math.max(1, Math.min(provider.idleTimeoutMs, left)));
-        }
+        if (r === null) return this.expectNext(performance.now());
         if (r.type === "delta") this.write(this.enc.push(r));
         else if (r.type === "usage") this.s.usage = r.usage;
         else return this.settle(r);
@@ -132,6 +126,14 @@ class CommittedStream {
     } catch {
       this.cancelled(); // the sink refused a write: the client is gone
     }
+  }
+
+  /** Nothing more to write yet: the next read must come within the idle limit (or the rest of the total). */
+  private expectNext(now: number): void {
+    const provider = this.s.plan.candidate.provider;
+    const left = this.deadline - now;
+    this.totalBound = left <= provider.idleTimeoutMs;
+    this.s.events.expectWithin(Math.max(1, Math.min(provider.idleTimeoutMs, left)), now);
   }
 
   /** The stream's last word: its end, an upstream error, a broken connection or a timeout. */
@@ -182,8 +184,11 @@ class CommittedStream {
       sink.write(out);
     } catch {
       this.cancelled(); // the sink refused a write: the client is gone
+      return true;
     }
+    // What the drain would do after this read (nothing is queued): wait for the next one.
     this.lastWrite = performance.now();
+    this.expectNext(this.lastWrite);
     return true;
   }
 

@@ -52,6 +52,20 @@ for (const client of ["fetch", "sockets"] as const) {
         });
       }
 
+      test("a stream that goes silent after plain chunks passed through as bytes ends with provider_timeout once idle_timeout_ms passes", async () => {
+        // The role chunk, "Hello" (commits the stream), then two plain chunks one per read; then nothing.
+        const events = fixtureSseEvents("openai", "openai/text.chunks.txt");
+        g.mock.setScript({ provider: "alpha" }, { kind: "sse", chunks: events, gapMs: 5, hangAfterChunks: 4 });
+        const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: body(), headers: { "x-request-id": "silent-1" } });
+        const text = await r.text();
+        expect(text).toContain('"content":" 👋 — how"');
+        expect(text).toContain("went silent mid-stream");
+        expect(text).not.toContain("can I help");
+        expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+        expect(await recordOf("silent-1")).toMatchObject({ errorCode: "provider_timeout" });
+        g.mock.reset();
+      });
+
       test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
         g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
         const ac = new AbortController();
