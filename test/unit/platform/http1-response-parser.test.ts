@@ -155,6 +155,31 @@ describe("framing survives any split of the bytes", () => {
     });
   });
 
+  test("random chunked bodies (sizes in either case, leading zeros, extensions, CRLF in the data) give their body however they are cut", () => {
+    let seed = 42;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 300; round++) {
+      const chunks = Array.from({ length: 1 + next(6) }, () => "ab\r\ncd\n\n€".slice(0, 1 + next(9)).repeat(1 + next(40)));
+      let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+      for (const c of chunks) {
+        let size = bytes(c).length.toString(16);
+        if (next(2)) size = size.toUpperCase();
+        if (next(4) === 0) size = size.padStart(size.length + 1 + next(3), "0");
+        wire += `${size}${next(5) === 0 ? ";x=1" : ""}\r\n${c}\r\n`;
+      }
+      const all = bytes(`${wire}0\r\n\r\n`);
+      // Deliveries cut at random points (one in three responses whole).
+      const deliveries: Uint8Array[] = [];
+      for (let at = 0; at < all.length;) {
+        const n = next(3) === 0 ? all.length : 1 + next(120);
+        deliveries.push(all.subarray(at, Math.min(all.length, at + n)));
+        at += n;
+      }
+      const out = feed(deliveries, { reuse: next(2) === 1 });
+      expect({ round, body: new TextDecoder().decode(out.body), ends: out.ends }).toEqual({ round, body: chunks.join(""), ends: [true] });
+    }
+  });
+
   test("interim 100 and 103 heads are skipped: only the final head reaches the sink, at every boundary", () => {
     const all = bytes(
       "HTTP/1.1 100 Continue\r\n\r\n" +
