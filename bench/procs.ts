@@ -208,6 +208,19 @@ export function threadTicks(pid: number): Map<string, number> {
   return new Map([...threadStats(pid)].map(([k, t]) => [k, t.user + t.system]));
 }
 
+/** The machine's CPU time in /proc/stat ticks: all of it, and the part the hypervisor gave to others (steal). */
+export function machineTicks(stat = readFileSync("/proc/stat", "utf8")): { total: number; steal: number } {
+  // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
+  const fields = (/^cpu\s+(.+)$/m.exec(stat)?.[1] ?? "").trim().split(/\s+/).map(Number);
+  return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
+/** Steal's share of the machine's CPU time between two readings, in per cent (null when nothing elapsed). */
+export function stealPercent(a: { total: number; steal: number }, b: { total: number; steal: number }): number | null {
+  const total = b.total - a.total;
+  return total > 0 ? (100 * (b.steal - a.steal)) / total : null;
+}
+
 export function ticksToMicros(ticks: number): number {
   return (ticks * 1e6) / CLK_TCK;
 }

@@ -7,6 +7,12 @@ export interface Machine {
   bun: string;
   pinning: string;
   loadGenerator: string;
+  /**
+   * Steal while the loads ran: the share of the machine's CPU time (/proc/stat) the hypervisor gave to other
+   * guests. A busy host slows every target unevenly from round to round; a run with more than a few per
+   * cent says so beside its figures.
+   */
+  stealPercent?: number | null;
 }
 
 export interface JsonTargetResult {
@@ -154,7 +160,10 @@ export function renderMarkdown(r: Results): string {
   const m = r.machine;
   const s = r.settings;
   const lines = [
-    `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.`,
+    `Machine: ${m.nproc} cores, ${m.cpu}, bun ${m.bun}; ${m.pinning}. Load generator: ${m.loadGenerator}.` +
+      (m.stealPercent == null
+        ? ""
+        : ` Steal while the loads ran: ${m.stealPercent.toFixed(1)} % of the machine's CPU time${stealWarning(m.stealPercent)}.`),
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
       `${s.rounds} alternating rounds per load (order rotated each round); CPU of the proxy process (its threads' run time from /proc/<pid>/task/*/schedstat, in ns; utime+stime ticks when a thread ended), summed over the rounds. ` +
       `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model. ` +
@@ -166,6 +175,11 @@ export function renderMarkdown(r: Results): string {
   if (r.failures.length) lines.push("", "Failures:", ...r.failures.map((f) => `- ${f}`));
   return lines.join("\n") + "\n";
 }
+
+/** Above this much steal the host was busy enough to move the ratios from round to round (bench/NOTES.md, 2026-11-28). */
+const STEAL_WARNING_PERCENT = 5;
+const stealWarning = (percent: number): string =>
+  percent > STEAL_WARNING_PERCENT ? " (a busy host: the ratios below move more than usual between rounds and runs)" : "";
 
 const BEGIN = "<!-- bench:begin -->";
 const END = "<!-- bench:end -->";

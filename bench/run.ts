@@ -19,7 +19,9 @@ import {
   memory,
   pinSelf,
   pinned,
+  machineTicks,
   resetPeak,
+  stealPercent,
   spawnChild,
   waitForOutput,
 } from "./procs";
@@ -263,6 +265,7 @@ async function main(): Promise<number> {
       recordWriter: rw,
       failures,
     };
+    const ticksAtStart = machineTicks();
     for (const c of [32, 128]) {
       log(`non-streaming, ${c} connections…`);
       results.json.push({ concurrency: c, targets: await measureJson(targets, c, failures) });
@@ -271,6 +274,7 @@ async function main(): Promise<number> {
       log(`streaming, ${c} streams…`);
       results.streams.push({ concurrency: c, targets: await measureStreams(targets, c, failures) });
     }
+    results.machine.stealPercent = stealPercent(ticksAtStart, machineTicks());
     log(`memory: ${S.memRounds} rounds of ${S.memStreams} streams at 128 concurrency…`);
     results.memory.lifetimePeakMb = mbOf(memory(gw.child.pid).hwmKb);
     const reset = resetPeak(gw.child.pid);
