@@ -30,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
-import { cpuMicrosBetween, cpuSample, envList, memory, pinSelf } from "./procs";
+import { cpuMicrosBetween, cpuSample, envList, machineTicks, memory, pinSelf, stealPercent } from "./procs";
 import { median } from "./report";
 import { adminKey, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
 
@@ -120,6 +120,7 @@ async function main(): Promise<void> {
     const cpu = all.map(() => [] as number[]);
     const unit = streaming ? "stream" : "request";
     const ratios: number[] = [];
+    const ticksAtStart = machineTicks();
     for (let r = 0; r < rounds; r++) {
       if (o.together) {
         // all[] is A0 B0 A1 B1 …: pair k is entries 2k and 2k + 1.
@@ -162,7 +163,8 @@ async function main(): Promise<void> {
         .join("/")}  B ${of(1)
         .map((v) => v.toFixed(0))
         .join("/")} µs per ${unit}\n` +
-        `median: A ${ma.toFixed(0)}  B ${mb.toFixed(0)} (B ÷ A ${(mb / ma).toFixed(2)}; ${clear}); RSS MB: ${rss}\n`,
+        `median: A ${ma.toFixed(0)}  B ${mb.toFixed(0)} (B ÷ A ${(mb / ma).toFixed(2)}; ${clear}); RSS MB: ${rss}\n` +
+        `steal while the rounds ran: ${stealPercent(ticksAtStart, machineTicks())?.toFixed(1) ?? "?"} % of the machine's CPU time\n`,
     );
     if (o.together) {
       const sorted = [...ratios].sort((x, y) => x - y);
