@@ -37,77 +37,91 @@ export function renderChatCompletion({ result, routing }: PipelineResult) {
 const DONE = "data: [DONE]\n\n";
 const utf8 = new TextEncoder();
 
-interface ChunkState {
-  id: string;
-  created: number;
-  model: string;
-  /** `data: {"id":…,"choices":[` — the same for every delta chunk of the stream, so built once. */
-  head: string;
-  rolesSent: Set<number>;
-}
+type Sink = TransformStreamDefaultController<string>;
 
 /** PipelineEvents → SSE text (the response sink encodes it). Each delta is written as it arrives; usage and routing once, at the end. */
 export function chatSseTransformer(): Transformer<PipelineEvent, string> & PlainChoiceFramer {
-  const st: ChunkState = { id: "", created: 0, model: "", head: "", rolesSent: new Set() };
-  let frame: { head: Uint8Array; tail: Uint8Array } | null = null;
-  const write = (c: TransformStreamDefaultController<string>, obj: unknown) => c.enqueue(`data: ${JSON.stringify(obj)}\n\n`);
-  const chunk = (choices: unknown[]) => ({
-    id: st.id,
-    object: "chat.completion.chunk",
-    created: st.created,
-    model: st.model,
-    system_fingerprint: "switchyard",
-    choices,
-  });
+  return new ChatSse();
+}
+
+// A class, not an object of closures: a stream makes one, and its methods are shared (bench/NOTES.md,
+// 2026-11-28: closures per stream).
+class ChatSse implements Transformer<PipelineEvent, string>, PlainChoiceFramer {
+  private id = "";
+  private created = 0;
+  private model = "";
+  /** `data: {"id":…,"choices":[` — the same for every delta chunk of the stream, so built once. */
+  private head = "";
+  private readonly rolesSent = new Set<number>();
+  private frame: { head: Uint8Array; tail: Uint8Array } | null = null;
+
+  // The pass-through (providers/types.ts): once choice 0 has had its role, a plain delta of it is
+  // written as deltaChunk writes it: the head, the choice's JSON, `]}` and the blank line.
+  plainFrame() {
+    if (this.frame === null && this.head !== "" && this.rolesSent.has(0))
+      this.frame = { head: utf8.encode(this.head), tail: utf8.encode("]}\n\n") };
+    return this.frame;
+  }
+
+  transform(ev: PipelineEvent, c: Sink): void {
+    if (ev.type === "delta") {
+      if (!this.head) {
+        this.id = ev.id;
+        this.created = ev.created;
+        this.model = ev.model;
+        const json = JSON.stringify(this.chunk([]));
+        this.head = `data: ${json.slice(0, json.length - "]}".length)}`;
+      }
+      const delta = ev.delta;
+      if (!this.rolesSent.has(ev.choiceIndex)) {
+        this.rolesSent.add(ev.choiceIndex);
+        // The first chunk of each choice carries the role (and content "" when it has none yet).
+        if (!delta.role) c.enqueue(this.deltaChunk(ev.choiceIndex, ROLE_DELTA, null, null));
+      }
+      if (isEmptyDelta(delta) && ev.finishReason === null) return;
+      c.enqueue(this.deltaChunk(ev.choiceIndex, ev.deltaJson ?? JSON.stringify(delta), ev.logprobs ?? null, ev.finishReason));
+      return;
+    }
+    if (ev.type === "done") {
+      this.tail(c, ev.usage, ev.routing);
+    } else {
+      // Failed after the first byte: no fallback is possible any more; say so in-band, then end.
+      this.tail(c, null, ev.routing);
+      c.enqueue(`data: ${JSON.stringify({ error: ev.error })}\n\n`);
+    }
+    c.enqueue(DONE);
+  }
+
+  private chunk(choices: unknown[]) {
+    return {
+      id: this.id,
+      object: "chat.completion.chunk",
+      created: this.created,
+      model: this.model,
+      system_fingerprint: "switchyard",
+      choices,
+    };
+  }
+
   // A delta chunk is the stream's head plus one choice serialised in place: the same text as
   // JSON.stringify(chunk([choice])), without a chunk, an array and a choice object per delta.
-  const deltaChunk = (index: number, deltaJson: string, logprobs: unknown, finishReason: string | null) =>
-    `${st.head}{"index":${index},"delta":${deltaJson},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
+  private deltaChunk(index: number, deltaJson: string, logprobs: unknown, finishReason: string | null): string {
+    return `${this.head}{"index":${index},"delta":${deltaJson},"logprobs":${logprobs === null ? "null" : JSON.stringify(logprobs)},"finish_reason":${finishReason === null ? "null" : JSON.stringify(finishReason)}}]}\n\n`;
+  }
+
   // The usage and routing chunks are a chunk with no choices and one more field: the head built once,
   // `]`, the field, `}` — the text JSON.stringify({ ...chunk([]), [name]: value }) gives, without
   // serialising the envelope again (before any delta there is no head: then it is serialised whole).
-  const fieldChunk = (name: string, value: unknown) =>
-    st.head !== "" ? `${st.head}],"${name}":${JSON.stringify(value)}}\n\n` : `data: ${JSON.stringify({ ...chunk([]), [name]: value })}\n\n`;
-  const tail = (c: TransformStreamDefaultController<string>, usage: Usage | null, routing: RoutingMetadata | undefined) => {
-    if (usage) c.enqueue(fieldChunk("usage", usageJson(usage)));
-    if (routing) c.enqueue(fieldChunk("routing_metadata", routing));
-  };
-  return {
-    // The pass-through (providers/types.ts): once choice 0 has had its role, a plain delta of it is
-    // written as deltaChunk writes it: the head, the choice's JSON, `]}` and the blank line.
-    plainFrame() {
-      if (frame === null && st.head !== "" && st.rolesSent.has(0)) frame = { head: utf8.encode(st.head), tail: utf8.encode("]}\n\n") };
-      return frame;
-    },
-    transform(ev, c) {
-      if (ev.type === "delta") {
-        if (!st.head) {
-          st.id = ev.id;
-          st.created = ev.created;
-          st.model = ev.model;
-          const json = JSON.stringify(chunk([]));
-          st.head = `data: ${json.slice(0, json.length - "]}".length)}`;
-        }
-        const delta = ev.delta;
-        if (!st.rolesSent.has(ev.choiceIndex)) {
-          st.rolesSent.add(ev.choiceIndex);
-          // The first chunk of each choice carries the role (and content "" when it has none yet).
-          if (!delta.role) c.enqueue(deltaChunk(ev.choiceIndex, ROLE_DELTA, null, null));
-        }
-        if (isEmptyDelta(delta) && ev.finishReason === null) return;
-        c.enqueue(deltaChunk(ev.choiceIndex, ev.deltaJson ?? JSON.stringify(delta), ev.logprobs ?? null, ev.finishReason));
-        return;
-      }
-      if (ev.type === "done") {
-        tail(c, ev.usage, ev.routing);
-      } else {
-        // Failed after the first byte: no fallback is possible any more; say so in-band, then end.
-        tail(c, null, ev.routing);
-        write(c, { error: ev.error });
-      }
-      c.enqueue(DONE);
-    },
-  };
+  private fieldChunk(name: string, value: unknown): string {
+    return this.head !== ""
+      ? `${this.head}],"${name}":${JSON.stringify(value)}}\n\n`
+      : `data: ${JSON.stringify({ ...this.chunk([]), [name]: value })}\n\n`;
+  }
+
+  private tail(c: Sink, usage: Usage | null, routing: RoutingMetadata | undefined): void {
+    if (usage) c.enqueue(this.fieldChunk("usage", usageJson(usage)));
+    if (routing) c.enqueue(this.fieldChunk("routing_metadata", routing));
+  }
 }
 
 const ROLE_DELTA = JSON.stringify({ role: "assistant", content: "" });

@@ -11,73 +11,79 @@ import { openAIFinishReason } from "./response";
 import { PlainDeltaReader } from "./plain-delta";
 import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire } from "./wire";
 
-interface OpenAIStreamState {
-  usage: Usage | null;
-  usageSent: boolean;
-  /** The last delta read in full: what a plain content delta takes its id, created and model from. */
-  last: DeltaEvent | null;
-  /** After an error event nothing else from upstream is trusted. */
-  failed: boolean;
+export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
+  return new OpenAIStream(target);
 }
 
-export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
-  const state: OpenAIStreamState = { usage: null, usageSent: false, last: null, failed: false };
-  const plainDeltas = new PlainDeltaReader();
-  const sendUsage = (controller: TransformStreamDefaultController<StreamEvent>) => {
-    if (state.usageSent) return;
-    state.usageSent = true;
-    controller.enqueue({ type: "usage", usage: state.usage ?? zeroUsage() });
-  };
-  return {
-    start() {},
-    // The pass-through (PlainChoiceReader): only where transform would read the event as a plain delta.
-    plainChoice(bytes, start, end) {
-      return state.failed || state.usageSent || state.last === null ? -1 : plainDeltas.plainChoice(bytes, start, end);
-    },
-    get choiceEnd() {
-      return plainDeltas.choiceEnd;
-    },
-    transform(event, controller) {
-      if (state.failed || state.usageSent) return;
-      if (event.data === "[DONE]") return sendUsage(controller);
-      const plain = state.last && plainDeltas.read(event.data, state.last);
-      if (plain) return controller.enqueue(plain);
-      const chunk = tryParseJson(event.data);
-      if (!isRecord(chunk)) {
-        state.failed = true;
-        controller.enqueue({ type: "error", error: malformedStreamError("not a JSON object") });
-        return;
-      }
-      const wire = chunk as OpenAIResponseWire;
-      if (wire.error !== undefined && wire.error !== null) {
-        state.failed = true;
-        controller.enqueue({ type: "error", error: midStreamError(wire) });
-        return;
-      }
-      const usage = wire.usage ?? wire.x_groq?.usage;
-      if (usage) state.usage = openAIUsage(usage);
-      for (const choice of wire.choices ?? []) {
-        const delta = toDelta(choice);
-        const finishReason = openAIFinishReason(choice.finish_reason);
-        if (isEmptyDelta(delta) && finishReason === null && choice.logprobs == null) continue;
-        const out: DeltaEvent = {
-          type: "delta",
-          id: wire.id ?? "",
-          created: typeof wire.created === "number" ? wire.created : Math.floor(Date.now() / 1000),
-          model: wire.model ?? target.providerModelId,
-          choiceIndex: choice.index ?? 0,
-          delta,
-          finishReason,
-        };
-        if (choice.logprobs != null) out.logprobs = choice.logprobs;
-        state.last = out;
-        controller.enqueue(out);
-      }
-    },
-    flush(controller) {
-      sendUsage(controller);
-    },
-  };
+// A class, not an object of closures: a stream makes one, and its methods are shared (bench/NOTES.md,
+// 2026-11-28: closures per stream).
+class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceReader {
+  private usage: Usage | null = null;
+  private usageSent = false;
+  /** The last delta read in full: what a plain content delta takes its id, created and model from. */
+  private last: DeltaEvent | null = null;
+  /** After an error event nothing else from upstream is trusted. */
+  private failed = false;
+  private readonly plainDeltas = new PlainDeltaReader();
+
+  constructor(private readonly target: UpstreamTarget) {}
+
+  // The pass-through (PlainChoiceReader): only where transform would read the event as a plain delta.
+  plainChoice(bytes: Uint8Array, start: number, end: number): number {
+    return this.failed || this.usageSent || this.last === null ? -1 : this.plainDeltas.plainChoice(bytes, start, end);
+  }
+
+  get choiceEnd(): number {
+    return this.plainDeltas.choiceEnd;
+  }
+
+  transform(event: SseEvent, controller: TransformStreamDefaultController<StreamEvent>): void {
+    if (this.failed || this.usageSent) return;
+    if (event.data === "[DONE]") return this.sendUsage(controller);
+    const plain = this.last && this.plainDeltas.read(event.data, this.last);
+    if (plain) return controller.enqueue(plain);
+    const chunk = tryParseJson(event.data);
+    if (!isRecord(chunk)) {
+      this.failed = true;
+      controller.enqueue({ type: "error", error: malformedStreamError("not a JSON object") });
+      return;
+    }
+    const wire = chunk as OpenAIResponseWire;
+    if (wire.error !== undefined && wire.error !== null) {
+      this.failed = true;
+      controller.enqueue({ type: "error", error: midStreamError(wire) });
+      return;
+    }
+    const usage = wire.usage ?? wire.x_groq?.usage;
+    if (usage) this.usage = openAIUsage(usage);
+    for (const choice of wire.choices ?? []) {
+      const delta = toDelta(choice);
+      const finishReason = openAIFinishReason(choice.finish_reason);
+      if (isEmptyDelta(delta) && finishReason === null && choice.logprobs == null) continue;
+      const out: DeltaEvent = {
+        type: "delta",
+        id: wire.id ?? "",
+        created: typeof wire.created === "number" ? wire.created : Math.floor(Date.now() / 1000),
+        model: wire.model ?? this.target.providerModelId,
+        choiceIndex: choice.index ?? 0,
+        delta,
+        finishReason,
+      };
+      if (choice.logprobs != null) out.logprobs = choice.logprobs;
+      this.last = out;
+      controller.enqueue(out);
+    }
+  }
+
+  flush(controller: TransformStreamDefaultController<StreamEvent>): void {
+    this.sendUsage(controller);
+  }
+
+  private sendUsage(controller: TransformStreamDefaultController<StreamEvent>): void {
+    if (this.usageSent) return;
+    this.usageSent = true;
+    controller.enqueue({ type: "usage", usage: this.usage ?? zeroUsage() });
+  }
 }
 
 function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
