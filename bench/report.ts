@@ -46,8 +46,9 @@ export interface Results {
   mode: "full" | "quick";
   machine: Machine;
   settings: Record<string, number | string>;
-  json: { concurrency: number; targets: Record<TargetName, JsonTargetResult> }[];
-  streams: { concurrency: number; targets: Record<TargetName, StreamTargetResult> }[];
+  /** Each load's rows, with the steal while that load's rounds ran (Machine.stealPercent, per load). */
+  json: { concurrency: number; targets: Record<TargetName, JsonTargetResult>; stealPercent?: number | null }[];
+  streams: { concurrency: number; targets: Record<TargetName, StreamTargetResult>; stealPercent?: number | null }[];
   memory: { idleMb: number; lifetimePeakMb: number; peak128Mb: number; afterLoadMb: number; afterEachRoundMb: number[] };
   startup: { buildMs: number; freshDbMs: number[]; existingDbMs: number[] };
   recordWriter: { records: number; complete: boolean; recordsPerSecond: number; recordsPerCpuSecond: number } | null;
@@ -86,10 +87,10 @@ export function renderTable(r: Results): string {
   // One cell per target column, "—" where the figure does not apply (direct has no process between).
   const each = <T>(t: Record<TargetName, T>, f: (x: T, name: TargetName) => string) =>
     COLUMNS.map((n) => (t[n] === undefined ? "—" : f(t[n], n)));
-  const cpuRatio = (t: Record<TargetName, { cpuUs: number | null; cpuUsPerRound: number[] }>) =>
-    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×${roundSpread(t.switchyard.cpuUsPerRound, t.proxy.cpuUsPerRound)}); ` +
-    `minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
-  for (const { concurrency: c, targets: t } of r.json) {
+  const cpuRatio = (t: Record<TargetName, { cpuUs: number | null; cpuUsPerRound: number[] }>, steal?: number | null) =>
+    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×${roundSpread(t.switchyard.cpuUsPerRound, t.proxy.cpuUsPerRound)}` +
+    `${steal == null ? "" : `; steal ${steal.toFixed(1)} %`}); minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
+  for (const { concurrency: c, targets: t, stealPercent: steal } of r.json) {
     const d = t.direct;
     rows.push([`non-streaming, ${c} connections: requests/s`, ...each(t, (x) => int(x.rps)), ""]);
     rows.push([`… latency p50 / p99 (ms)`, ...each(t, (x) => pair(x.p50, x.p99)), ""]);
@@ -98,10 +99,10 @@ export function renderTable(r: Results): string {
       ...each(t, (x, n) => (n === "direct" ? "—" : `${signed(x.p50 - d.p50)} / ${signed(x.p99 - d.p99)}`)),
       "",
     ]);
-    rows.push([`… **CPU µs / request**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t)]);
+    rows.push([`… **CPU µs / request**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t, steal)]);
     if (COLUMNS.some((n) => t[n]?.errors)) rows.push([`… errors`, ...each(t, (x) => int(x.errors)), ""]);
   }
-  for (const { concurrency: c, targets: t } of r.streams) {
+  for (const { concurrency: c, targets: t, stealPercent: steal } of r.streams) {
     const d = t.direct;
     rows.push([`streaming, ${c} streams: TTFB p50 / p99 (ms)`, ...each(t, (x) => pair(x.ttfbP50, x.ttfbP99)), ""]);
     rows.push([
@@ -111,7 +112,7 @@ export function renderTable(r: Results): string {
     ]);
     rows.push([`… total stream time p50 / p99 (ms)`, ...each(t, (x) => pair(x.totalP50, x.totalP99)), ""]);
     rows.push([`… complete streams`, ...each(t, (x) => `${x.complete}/${x.streams}`), ""]);
-    rows.push([`… **CPU µs / stream**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t)]);
+    rows.push([`… **CPU µs / stream**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t, steal)]);
   }
   const m = r.memory;
   rows.push([

@@ -268,11 +268,15 @@ async function main(): Promise<number> {
     const ticksAtStart = machineTicks();
     for (const c of [32, 128]) {
       log(`non-streaming, ${c} connections…`);
-      results.json.push({ concurrency: c, targets: await measureJson(targets, c, failures) });
+      const before = machineTicks();
+      const measured = await measureJson(targets, c, failures);
+      results.json.push({ concurrency: c, targets: measured, stealPercent: stealPercent(before, machineTicks()) });
     }
     for (const c of [8, 32, 128] as const) {
       log(`streaming, ${c} streams…`);
-      results.streams.push({ concurrency: c, targets: await measureStreams(targets, c, failures) });
+      const before = machineTicks();
+      const measured = await measureStreams(targets, c, failures);
+      results.streams.push({ concurrency: c, targets: measured, stealPercent: stealPercent(before, machineTicks()) });
     }
     results.machine.stealPercent = stealPercent(ticksAtStart, machineTicks());
     log(`memory: ${S.memRounds} rounds of ${S.memStreams} streams at 128 concurrency…`);
