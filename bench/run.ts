@@ -7,14 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, warmUp, type Target, type TargetName } from "./load";
+import { runStreams, warmUp, type Target, type TargetName } from "./load";
 import { STREAM_CHUNKS } from "./mock-upstream";
 import {
   CLK_TCK,
   CORES,
   PINNING,
-  cpuMicrosBetween,
-  cpuSample,
   envArgs,
   memory,
   pinSelf,
@@ -25,7 +23,8 @@ import {
   spawnChild,
   waitForOutput,
 } from "./procs";
-import { median, percentile, renderMarkdown, updateReadme, type JsonTargetResult, type Results, type StreamTargetResult } from "./report";
+import { median, renderMarkdown, updateReadme, type Results } from "./report";
+import { NAMES, measureJson, measureStreams, withSteal } from "./rounds";
 import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMinimal, startMock, timeToReady, writeConfig } from "./targets";
 
 const quick = Bun.argv.includes("--quick");
@@ -56,8 +55,6 @@ const S = quick
     };
 const TTFT_MS = 20;
 const GAP_MS = 5;
-const SETTLE_MS = 300;
-const NAMES: TargetName[] = ["direct", "proxy", "minimal", "switchyard"];
 
 function log(msg: string): void {
   process.stderr.write(`[bench] ${msg}\n`);
@@ -74,103 +71,6 @@ function machine(): Results["machine"] {
     // One client for every target keeps the comparison fair and checks every stream's content.
     loadGenerator: `Bun fetch client, keep-alive, fixed concurrency (${tools})`,
   };
-}
-
-/** Round r runs the targets in a rotated order, so drift over the run falls on each target alike. */
-function order(r: number): TargetName[] {
-  return NAMES.map((_, i) => NAMES[(i + r) % NAMES.length]!);
-}
-
-/** A target's CPU over a load's rounds: total µs, clock ticks (kept in the JSON file), µs per unit of each round. */
-class CpuTally {
-  us = 0;
-  ticks = 0;
-  perRound: number[] = [];
-}
-
-/**
- * Runs one round of `work` against `t` and charges its CPU to `tally`, read once the work the round leaves
- * behind (write-behind flushes every 100 ms) has run. Direct has no process: nothing is charged.
- */
-async function measured<R extends { count: number }>(t: Target, tally: CpuTally, work: () => Promise<R>): Promise<R> {
-  const before = t.pid === null ? null : cpuSample(t.pid);
-  const run = await work();
-  if (before === null) return run;
-  await Bun.sleep(SETTLE_MS);
-  const after = cpuSample(t.pid!);
-  const us = cpuMicrosBetween(before, after);
-  tally.us += us;
-  tally.ticks += after.ticks - before.ticks;
-  tally.perRound.push(us / run.count);
-  return run;
-}
-
-async function measureJson(targets: Record<TargetName, Target>, concurrency: number, failures: string[]) {
-  const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, cpu: new CpuTally() }]));
-  for (let r = 0; r < S.rounds; r++) {
-    for (const name of order(r)) {
-      const t = targets[name];
-      const a = acc[name]!;
-      const run = await measured(t, a.cpu, () => runJson(t, S.jsonPerRound, concurrency));
-      a.lat.push(...run.latencies);
-      a.wall += run.wallMs;
-      a.count += run.count;
-      a.errors += run.errors;
-      if (run.firstError) failures.push(`${name} non-streaming c=${concurrency}: ${run.errors} errors, first: ${run.firstError}`);
-    }
-  }
-  const out = {} as Record<TargetName, JsonTargetResult>;
-  for (const name of NAMES) {
-    const a = acc[name]!;
-    const hasCpu = targets[name].pid !== null;
-    out[name] = {
-      requests: a.count,
-      errors: a.errors,
-      rps: a.count / (a.wall / 1000),
-      p50: percentile(a.lat, 50),
-      p99: percentile(a.lat, 99),
-      cpuUs: hasCpu ? a.cpu.us / a.count : null,
-      cpuTicks: hasCpu ? a.cpu.ticks : null,
-      cpuUsPerRound: a.cpu.perRound,
-    };
-  }
-  return out;
-}
-
-async function measureStreams(targets: Record<TargetName, Target>, concurrency: 8 | 32 | 128, failures: string[]) {
-  const acc = Object.fromEntries(
-    NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, cpu: new CpuTally() }]),
-  );
-  for (let r = 0; r < S.rounds; r++) {
-    for (const name of order(r)) {
-      const t = targets[name];
-      const a = acc[name]!;
-      const run = await measured(t, a.cpu, () => runStreams(t, S.streamsPerRound[concurrency], concurrency));
-      a.ttfb.push(...run.ttfb);
-      a.total.push(...run.total);
-      a.count += run.count;
-      a.complete += run.complete;
-      if (run.firstFailure)
-        failures.push(`${name} streaming c=${concurrency}: ${run.count - run.complete} incomplete, first: ${run.firstFailure}`);
-    }
-  }
-  const out = {} as Record<TargetName, StreamTargetResult>;
-  for (const name of NAMES) {
-    const a = acc[name]!;
-    const hasCpu = targets[name].pid !== null;
-    out[name] = {
-      streams: a.count,
-      complete: a.complete,
-      ttfbP50: percentile(a.ttfb, 50),
-      ttfbP99: percentile(a.ttfb, 99),
-      totalP50: percentile(a.total, 50),
-      totalP99: percentile(a.total, 99),
-      cpuUs: hasCpu ? a.cpu.us / a.count : null,
-      cpuTicks: hasCpu ? a.cpu.ticks : null,
-      cpuUsPerRound: a.cpu.perRound,
-    };
-  }
-  return out;
 }
 
 async function recordWriter(records: number): Promise<Results["recordWriter"]> {
@@ -268,15 +168,11 @@ async function main(): Promise<number> {
     const ticksAtStart = machineTicks();
     for (const c of [32, 128]) {
       log(`non-streaming, ${c} connections…`);
-      const before = machineTicks();
-      const measured = await measureJson(targets, c, failures);
-      results.json.push({ concurrency: c, targets: measured, stealPercent: stealPercent(before, machineTicks()) });
+      results.json.push({ concurrency: c, ...(await withSteal(() => measureJson(targets, c, S, failures))) });
     }
     for (const c of [8, 32, 128] as const) {
       log(`streaming, ${c} streams…`);
-      const before = machineTicks();
-      const measured = await measureStreams(targets, c, failures);
-      results.streams.push({ concurrency: c, targets: measured, stealPercent: stealPercent(before, machineTicks()) });
+      results.streams.push({ concurrency: c, ...(await withSteal(() => measureStreams(targets, c, S, failures))) });
     }
     results.machine.stealPercent = stealPercent(ticksAtStart, machineTicks());
     log(`memory: ${S.memRounds} rounds of ${S.memStreams} streams at 128 concurrency…`);

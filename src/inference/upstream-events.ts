@@ -46,7 +46,7 @@ export class UpstreamEvents implements BodyTap {
   private timedOut = false;
   /** Cancelled or failed in translation: whatever the body still brings is ignored. */
   private stopped = false;
-  /** Called after each piece, end or failure: the committed stream's drain (listen). */
+  /** Called after each piece (but one the pass-through wrote), end or failure: the committed stream's drain (listen). */
   private wake: (() => void) | null = null;
   /** The first-token wait's wake-up (next): called once, on cancel too. */
   private waiter: (() => void) | null = null;
@@ -100,8 +100,8 @@ export class UpstreamEvents implements BodyTap {
   /**
    * From now on a network read made only of plain content chunks (PlainChoiceReader) is handed to
    * `write` as it came, when nothing is queued and the parser sits between events: the same bytes the
-   * full path would produce, without decoding, parsing, translating or encoding them. False when the
-   * adapter has no such reader.
+   * full path would produce, without decoding, parsing, translating or encoding them; such a read
+   * wakes no one (the writer sets the next wait itself). False when the adapter has no such reader.
    */
   passThrough(write: PlainChoiceWriter): boolean {
     if (this.plain === null) return false;
