@@ -11,6 +11,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
 import type { EdgeSteps } from "./edge";
 import type { PeerAddress, RateCheck } from "./rate-limit";
+import { withHeaders } from "./reply-headers";
 
 /** What a route's handler sets besides its body: response headers (Elysia's `set`, the same shape). */
 export interface ReplySet {
@@ -51,7 +52,7 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
       const limits = checked instanceof Promise ? await checked : checked;
       if (limits) Object.assign(set.headers, limits);
       const out = await handle(request, body, set);
-      res = typeof out === "string" ? new Response(out, { headers: set.headers as Record<string, string> }) : out;
+      res = typeof out === "string" ? withHeaders(new Response(out), set.headers) : out;
     } catch (err) {
       res = err instanceof HotFailure ? steps.failure(err.code, err.detail, request, path) : steps.failure(undefined, err, request, path);
       // As Elysia merges `set` into an error response: the rate-limit headers reach the client on errors too.

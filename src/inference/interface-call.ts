@@ -3,6 +3,7 @@ import type { Endpoint } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import { authenticate } from "../http/auth";
 import { requestIdOf } from "../http/edge";
+import { withHeaders } from "../http/reply-headers";
 import { firstFieldError, validationApiError } from "./responses/validation-error";
 import { ExtensionsField, GatewayField, type Gateway } from "./gateway-schema";
 import type { ChatRequest, Warning } from "../providers/types";
@@ -115,7 +116,7 @@ export function streamReply(
   headers: Record<string, string>,
   body: ReadableStream<Uint8Array>,
 ): Response {
-  const all = { ...(set.headers as Record<string, string>), ...headers, ...SSE_HEADERS };
+  const res = withHeaders(new Response(body), set.headers, headers, SSE_HEADERS);
   set.headers = {};
-  return new Response(body, { headers: all });
+  return res;
 }

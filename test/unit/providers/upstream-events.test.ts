@@ -204,6 +204,15 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
     expect(r.passed).toEqual([[choiceOf("after")], [choiceOf("e")], [choiceOf("h")]]);
   });
 
+  test("a read of a plain chunk and then an event that would read as its tail is two events, not one plain chunk", () => {
+    const r = passThroughReader();
+    // Read as one line, `}\n\ndata: {…}` after the choice ends with `}` and holds none of the keys a tail may not.
+    const keyless = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m"}\n\n';
+    r.send(plainChunk("first"), plainChunk("second"), plainChunk("a") + keyless, plainChunk("b") + plainChunk("c"), plainChunk("d"));
+    expect(r.queued).toEqual(["first", "second", "a"]);
+    expect(r.passed).toEqual([[choiceOf("b"), choiceOf("c")], [choiceOf("d")]]);
+  });
+
   test("escapes, other layouts and a pass-through that cannot frame yet all leave the chunk to the full path, in order", () => {
     const r = passThroughReader(false);
     r.send(plainChunk("first"), plainChunk("x"), plainChunk('say "hi"'));
