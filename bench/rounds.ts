@@ -33,6 +33,11 @@ class CpuTally {
   us = 0;
   ticks = 0;
   perRound: number[] = [];
+
+  /** The result's CPU fields for `count` units (null where the target has no process: direct). */
+  figures(count: number, hasCpu: boolean) {
+    return { cpuUs: hasCpu ? this.us / count : null, cpuTicks: hasCpu ? this.ticks : null, cpuUsPerRound: this.perRound };
+  }
 }
 
 /**
@@ -69,16 +74,13 @@ export async function measureJson(targets: Record<TargetName, Target>, concurren
   const out = {} as Record<TargetName, JsonTargetResult>;
   for (const name of NAMES) {
     const a = acc[name]!;
-    const hasCpu = targets[name].pid !== null;
     out[name] = {
       requests: a.count,
       errors: a.errors,
       rps: a.count / (a.wall / 1000),
       p50: percentile(a.lat, 50),
       p99: percentile(a.lat, 99),
-      cpuUs: hasCpu ? a.cpu.us / a.count : null,
-      cpuTicks: hasCpu ? a.cpu.ticks : null,
-      cpuUsPerRound: a.cpu.perRound,
+      ...a.cpu.figures(a.count, targets[name].pid !== null),
     };
   }
   return out;
@@ -104,7 +106,6 @@ export async function measureStreams(targets: Record<TargetName, Target>, concur
   const out = {} as Record<TargetName, StreamTargetResult>;
   for (const name of NAMES) {
     const a = acc[name]!;
-    const hasCpu = targets[name].pid !== null;
     out[name] = {
       streams: a.count,
       complete: a.complete,
@@ -112,9 +113,7 @@ export async function measureStreams(targets: Record<TargetName, Target>, concur
       ttfbP99: percentile(a.ttfb, 99),
       totalP50: percentile(a.total, 50),
       totalP99: percentile(a.total, 99),
-      cpuUs: hasCpu ? a.cpu.us / a.count : null,
-      cpuTicks: hasCpu ? a.cpu.ticks : null,
-      cpuUsPerRound: a.cpu.perRound,
+      ...a.cpu.figures(a.count, targets[name].pid !== null),
     };
   }
   return out;
