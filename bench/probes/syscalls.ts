@@ -1,4 +1,4 @@
-// `bun bench/probes/syscalls.ts [--json]`: syscalls per stream (or JSON request) of the bare proxy, the
+// `bun bench/probes/syscalls.ts [--json] [--concurrency N]`: syscalls per stream (or JSON request) of the bare proxy, the
 // minimal JS proxy on sockets and Switchyard, counted by perf tracepoints while the same load runs
 // through each, with user and system CPU per unit from /proc. Needs perf with tracepoint access.
 // Found this way (2026-11-27, 32 streams): the same calls per stream for the minimal JS proxy and the
@@ -13,6 +13,9 @@ import { pinSelf, threadStats, ticksToMicros } from "../procs";
 import { adminKey, startMock, startTrio, writeConfig } from "../targets";
 
 const json = Bun.argv.includes("--json");
+/** `--concurrency N`: connections or streams at once (32 by default, the bench's middle row). */
+const at = Bun.argv.indexOf("--concurrency");
+const concurrency = at > 0 ? Number(Bun.argv[at + 1]) : 32;
 const CALLS = [
   "sendto",
   "recvfrom",
@@ -47,7 +50,7 @@ try {
     });
     await Bun.sleep(300);
     const th0 = threadStats(t.pid!);
-    const n = json ? (await runJson(t, 10_000, 32)).count : (await runStreams(t, 32 * 25, 32)).count;
+    const n = json ? (await runJson(t, 10_000, concurrency)).count : (await runStreams(t, concurrency * 25, concurrency)).count;
     const th1 = threadStats(t.pid!);
     perf.kill("SIGINT");
     const text = await new Response(perf.stderr).text();

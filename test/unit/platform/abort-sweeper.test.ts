@@ -1,5 +1,5 @@
 // The shared watcher of upstream requests: a passed deadline aborts with a TimeoutError, a departed
-// client with an AbortError, a released request is left alone, and nothing ticks once a sweep finds nothing watched.
+// client with an AbortError, a released request is left alone, and nothing ticks once nothing is watched.
 import { expect, test } from "bun:test";
 import { AbortSweeper } from "../../../src/platform/abort-sweeper";
 import { eventually } from "../../support/spawn";
@@ -43,16 +43,30 @@ test("a released request is never aborted, and a deadline moved later holds", as
   expect(s.size()).toBe(0);
 });
 
-test("the interval outlives a release (no timer re-made per request) and stops at the first sweep that finds nothing", async () => {
+test("the interval stops when the last watched request is released, so no sweep wakes an idle process", () => {
   const s = new AbortSweeper(5);
-  const w = s.watch(new AbortController().signal, new AbortController(), 60_000);
+  const a = s.watch(new AbortController().signal, new AbortController(), 60_000);
+  const b = s.watch(new AbortController().signal, new AbortController(), 60_000);
   expect(s.running()).toBe(true);
-  s.release(w);
-  // Still running right after the release: the next request in flight reuses it.
+  s.release(a);
+  // Another request is still in flight: the interval stays for it.
   expect(s.running()).toBe(true);
-  expect(await eventually(() => !s.running(), 2_000)).toBe(true);
-  // Watching again starts it again.
+  s.release(b);
+  expect(s.running()).toBe(false);
+  // Releasing twice is harmless; watching again starts it again.
+  s.release(b);
   s.release(s.watch(new AbortController().signal, new AbortController(), 60_000));
+  expect(s.running()).toBe(false);
+  s.watch(new AbortController().signal, new AbortController(), 60_000);
   expect(s.running()).toBe(true);
-  expect(await eventually(() => !s.running(), 2_000)).toBe(true);
+});
+
+test("the interval stops at the sweep that aborts the last watched request", async () => {
+  const s = new AbortSweeper(5);
+  const upstream = new AbortController();
+  s.watch(new AbortController().signal, upstream, 10);
+  expect(s.running()).toBe(true);
+  expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
+  expect(s.running()).toBe(false);
+  expect(s.size()).toBe(0);
 });
