@@ -27,8 +27,12 @@ import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 import { edenPacer } from "./platform/memory-governor";
 
-// The socket client's paced young collections (edenPacer): one per ~100 streams' garbage (~4 MB).
-const EDEN_EVERY = 100;
+// The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
+// when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
+// stream leaves less, and an eden at 100 cost more than it saved: side by side (bench/ab.ts --together,
+// 2026-11-28) 250 took 0.94x the CPU per stream at 128 streams and 0.95x at 32, none at all 0.93x / 0.94x,
+// while the bench's peak under 128 streams was 94.9 and 95.4 MB at 250 and 102.7 MB with none (91-95 at 100).
+const EDEN_EVERY = 250;
 
 export interface Deps {
   config: Config;

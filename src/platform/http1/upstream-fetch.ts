@@ -7,9 +7,10 @@
 // 64 KB read buffers count as the heap's extra memory, so JSC runs an eden collection every ~4 MB
 // allocated; the socket path allocates small objects only, so edens come every ~20 MB and, left alone, the
 // gateway's RSS under 128 streams rises to ~110–125 MB (garbage waiting for a collection, not data held).
-// With the memory governor on, the gateway therefore paces an eden collection every ~100 streamed
-// exchanges (`afterExchange`, edenPacer in memory-governor.ts), and its default allowance is 8 MB above the
-// live heap: peak under 128 streams ~90–97 MB, under the 100 MB the gateway promises.
+// With the memory governor on, the gateway therefore paces an eden collection every 250 streamed
+// exchanges (`afterExchange`, edenPacer in memory-governor.ts; EDEN_EVERY in deps.ts says why 250), and its
+// default allowance is 8 MB above the live heap: peak under 128 streams ~91–97 MB, under the 100 MB the
+// gateway promises.
 import { createHttp1Client } from "./client";
 import { answerOf, type UpstreamSend } from "../upstream-answer";
 
