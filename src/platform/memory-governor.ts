@@ -46,10 +46,10 @@ import { edenGC, heapSize } from "bun:jsc";
  * so paced (8 MB) still cost 0.87× the fetch gateway's CPU per stream. Streams leave less garbage since
  * (plain chunks pass through unparsed): the gateway now paces one per 250 (EDEN_EVERY, deps.ts). Only
  * streamed exchanges count: an eden costs ~2 ms however little it frees (GC log: ~250 KB visited in a
- * ~20 MB heap), and counting whole (JSON) answers too, even weighted a third of a stream, ran one every 300 requests: ~9 µs per
- * JSON request and 11 % of the JS thread's profile (bench notes, 2026-11-26 evening). JSON garbage is
- * left to JSC's own cadence. (`heapUsed` cannot pace this: it moves only at collections, see the note
- * at the top.)
+ * ~20 MB heap), and counting whole (JSON) answers too, even weighted a third of a stream, ran one every
+ * 300 requests: ~9 µs per JSON request and 11 % of the JS thread's profile (bench notes, 2026-11-26
+ * evening). JSON garbage is left to JSC's own cadence. (`heapUsed` cannot pace this: it moves only at
+ * collections, see the note at the top.)
  */
 export function edenPacer(every: number, collect: () => void = edenGC): (streamed: boolean) => void {
   let n = 0;
