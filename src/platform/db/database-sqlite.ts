@@ -1,13 +1,13 @@
-// The SQLite dialect of the Database facade (bun:sqlite, WAL, one connection).
+// The SQLite dialect of the Database facade (bun:sqlite, WAL, one connection); its bulk writes are sqlite-inserts.ts.
 import { Database as BunSqlite } from "bun:sqlite";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
-import { getTableColumns, getTableName } from "drizzle-orm";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as sqliteSchema from "./schema-sqlite";
 import { sqliteMigrations } from "./migrations.generated";
 import { sqliteLedgerReader } from "./ledger-reader-sqlite";
-import { MIGRATIONS_TABLE, pendingTags, type Database, type TableName } from "./database";
+import { MIGRATIONS_TABLE, pendingTags, type Database } from "./database";
+import { sqliteInserts } from "./sqlite-inserts";
 
 /** A tiny FIFO mutex: SQLite has one connection, so transactions must not interleave across awaits. */
 class Mutex {
@@ -42,62 +42,11 @@ export function openSqlite(path: string): Database {
         .map((r) => (r as { tag: string }).tag),
     );
   };
-  // No RETURNING: run() reports whether the row went in (changes), and the returned columns are the
-  // row's own values; a RETURNING row costs a result row per insert (about a third of the insert).
-  const statements = new Map<string, { stmt: ReturnType<BunSqlite["query"]>; keys: string[] }>();
-  // `conflict` empty: a plain INSERT. `add` empty: ON CONFLICT DO NOTHING; otherwise DO UPDATE adding
-  // those columns of the new row.
-  const statementFor = (table: TableName, conflict: readonly string[], add: readonly string[] = []) => {
-    const id = `${table}|${conflict.join(",")}|${add.join(",")}`;
-    let s = statements.get(id);
-    if (!s) {
-      const cols = getTableColumns(sqliteSchema[table]) as Record<string, { name: string }>;
-      const keys = Object.keys(cols);
-      const q = (k: string) => `"${cols[k]!.name}"`;
-      const onConflict = add.length ? `DO UPDATE SET ${add.map((k) => `${q(k)} = ${q(k)} + excluded.${q(k)}`).join(", ")}` : "DO NOTHING";
-      const text =
-        `INSERT INTO "${getTableName(sqliteSchema[table])}" (${keys.map(q).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})` +
-        (conflict.length ? ` ON CONFLICT (${conflict.map(q).join(", ")}) ${onConflict}` : "");
-      s = { stmt: raw.query(text), keys };
-      statements.set(id, s);
-    }
-    return s;
-  };
-  // The values go to run() as one array (bun:sqlite binds an array argument as the parameter list): a
-  // spread of 28 arguments made run() gather them into a fresh array per row again.
-  const bind = (keys: string[], values: unknown[], row: unknown) => {
-    const r = row as Record<string, unknown>;
-    for (let i = 0; i < keys.length; i++) values[i] = r[keys[i]!] ?? null;
-    return values as never;
-  };
   return {
     dialect: "sqlite",
     orm,
     t: sqliteSchema,
-    insertIgnoring: async (_orm, table, rows, conflict, returning) => {
-      const { stmt, keys } = statementFor(table, conflict);
-      const out: Record<string, unknown>[] = [];
-      const values: unknown[] = new Array(keys.length);
-      for (const row of rows) {
-        const r = row as Record<string, unknown>;
-        if (stmt.run(bind(keys, values, row)).changes === 0 || !returning.length) continue;
-        const got: Record<string, unknown> = {};
-        for (const k of returning) got[k] = r[k];
-        out.push(got);
-      }
-      return out;
-    },
-    insertRecords: async (_orm, rows) => {
-      const { stmt, keys } = statementFor("requestRecords", []);
-      const values: unknown[] = new Array(keys.length);
-      for (const row of rows) stmt.run(bind(keys, values, row));
-      return rows.map((r) => r.id);
-    },
-    upsertAdding: async (_orm, table, rows, conflict, add) => {
-      const { stmt, keys } = statementFor(table, conflict, add);
-      const values: unknown[] = new Array(keys.length);
-      for (const row of rows) stmt.run(bind(keys, values, row));
-    },
+    ...sqliteInserts(raw),
     tx: (fn) =>
       lock.run(async () => {
         raw.run("BEGIN IMMEDIATE");
@@ -114,23 +63,25 @@ export function openSqlite(path: string): Database {
     ping: async () => {
       raw.query("SELECT 1").get();
     },
-    migrate: () =>
-      lock.run(async () => {
-        raw.run("BEGIN IMMEDIATE");
-        try {
-          const done = applied();
-          for (const m of sqliteMigrations) {
-            if (done.has(m.tag)) continue;
-            for (const s of m.statements) raw.run(s);
-            raw.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
-          }
-          raw.run("COMMIT");
-        } catch (err) {
-          raw.run("ROLLBACK");
-          throw err;
-        }
-      }),
+    migrate: () => lock.run(async () => migrateSqlite(raw, applied)),
     pendingMigrations: async () => pendingTags(sqliteMigrations, applied()),
     close: async () => raw.close(),
   };
+}
+
+/** Applies the embedded migrations not yet applied, all in one transaction. */
+function migrateSqlite(raw: BunSqlite, applied: () => Set<string>): void {
+  raw.run("BEGIN IMMEDIATE");
+  try {
+    const done = applied();
+    for (const m of sqliteMigrations) {
+      if (done.has(m.tag)) continue;
+      for (const s of m.statements) raw.run(s);
+      raw.run(`INSERT INTO ${MIGRATIONS_TABLE} (tag, applied_at) VALUES (?, ?)`, [m.tag, Date.now()]);
+    }
+    raw.run("COMMIT");
+  } catch (err) {
+    raw.run("ROLLBACK");
+    throw err;
+  }
 }
