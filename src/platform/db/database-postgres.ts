@@ -1,30 +1,11 @@
-// The Postgres dialect of the Database facade (postgres.js through Drizzle).
+// The Postgres dialect of the Database facade (postgres.js through Drizzle); its bulk writes are pg-inserts.ts.
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import * as pgSchema from "./schema-pg";
 import { postgresMigrations } from "./migrations.generated";
 import { pgLedgerReader } from "./ledger-reader-pg";
 import { MIGRATIONS_TABLE, pendingTags, type Database, type Orm, type Tables } from "./database";
-
-/** The slice of Drizzle's Postgres insert builder insertIgnoring uses (typed loosely: one code path for every table). */
-interface PgInsertable {
-  insert(t: unknown): {
-    values(rows: readonly unknown[]): PromiseLike<unknown> & {
-      onConflictDoNothing(o: {
-        target: unknown[];
-      }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
-    };
-  };
-}
-
-/** The slice of Drizzle's Postgres insert builder upsertAdding uses. */
-interface PgUpsertable {
-  insert(t: unknown): {
-    values(rows: readonly unknown[]): { onConflictDoUpdate(o: { target: unknown[]; set: Record<string, SQL> }): PromiseLike<unknown> };
-  };
-}
+import { pgInserts } from "./pg-inserts";
 
 /** `postgres://…?schema=NAME` puts every table in that schema (created if missing): isolated test runs. */
 export function openPostgres(url: string): Database {
@@ -47,38 +28,11 @@ export function openPostgres(url: string): Database {
     const rows = await sql.unsafe(`SELECT tag FROM ${MIGRATIONS_TABLE}`);
     return new Set(rows.map((r) => r.tag as string));
   };
-  const insertIgnoring: Database["insertIgnoring"] = async (tx, table, rows, conflict, returning) => {
-    const t = pgSchema[table] as unknown as Tables[typeof table];
-    const cols = getTableColumns(t) as Record<string, unknown>;
-    const out: Record<string, unknown>[] = [];
-    // 400 rows × ≤ 30 columns stays far below Postgres' 65,535 parameters per statement.
-    for (let i = 0; i < rows.length; i += 400) {
-      const q = (tx as unknown as PgInsertable)
-        .insert(t)
-        .values(rows.slice(i, i + 400))
-        .onConflictDoNothing({ target: conflict.map((k) => cols[k]) });
-      if (returning.length) out.push(...(await q.returning(Object.fromEntries(returning.map((k) => [k, cols[k]])))));
-      else await q;
-    }
-    return out;
-  };
   return {
     dialect: "postgres",
     orm,
     t: pgSchema as unknown as Tables,
-    insertIgnoring,
-    insertRecords: async (tx, rows) => (await insertIgnoring(tx, "requestRecords", rows, ["id"], ["id"])).map((r) => r.id as string),
-    upsertAdding: async (tx, table, rows, conflict, add) => {
-      const t = pgSchema[table] as unknown as Tables[typeof table];
-      const cols = getTableColumns(t) as unknown as Record<string, PgColumn>;
-      const set = Object.fromEntries(add.map((k) => [k, sql`${cols[k]} + excluded.${sql.identifier(cols[k]!.name)}`]));
-      for (let i = 0; i < rows.length; i += 400) {
-        await (tx as unknown as PgUpsertable)
-          .insert(t)
-          .values(rows.slice(i, i + 400))
-          .onConflictDoUpdate({ target: conflict.map((k) => cols[k]), set });
-      }
-    },
+    ...pgInserts,
     tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
     ledgerReader: () => pgLedgerReader(client),
     ping: async () => {
