@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { RecordWriter } from "../../../src/metering/record-writer";
+import { FLUSH_INTERVAL_MS, RecordWriter } from "../../../src/metering/record-writer";
 import { writeBatch } from "../../../src/metering/record-batch";
 import type { RequestRecord } from "../../../src/metering/request-record";
 import type { Database } from "../../../src/platform/db/database";
@@ -76,6 +76,17 @@ for (const dialect of DIALECTS) {
       expect(await waitFor(async () => (await count(t.db, "request_records")) === 3)).toBe(true);
       expect(writer.status()).toMatchObject({ queued: 0, healthy: true, lastError: null });
       expect(writer.status().lastFlushAt).not.toBeNull();
+    });
+
+    test("by default a partial batch waits FLUSH_INTERVAL_MS (250 ms) for company, then is flushed", async () => {
+      writer = new RecordWriter(t.db);
+      const enqueuedAt = Date.now();
+      for (let i = 0; i < 3; i++) writer.enqueue(makeRecord());
+      expect(FLUSH_INTERVAL_MS).toBe(250);
+      expect(await waitFor(async () => (await count(t.db, "request_records")) === 3)).toBe(true);
+      // Timers never fire early by more than a millisecond or so: the batch was not written before its time.
+      expect(writer.status().lastFlushAt! - enqueuedAt).toBeGreaterThanOrEqual(FLUSH_INTERVAL_MS - 5);
+      expect(writer.status().queued).toBe(0);
     });
 
     test("a batch that failed midway (records inserted, then an error) is retried with nothing duplicated", async () => {
