@@ -11,43 +11,20 @@ import { openDatabase } from "../../src/platform/db/database";
 import { RecordWriter } from "../../src/metering/record-writer";
 import type { RequestRecord } from "../../src/metering/request-record";
 import { pinned } from "../procs";
+import { makeRecord } from "../../test/integration/metering/test-db";
 
 const rate = Number(Bun.argv[2] ?? 67);
 const seconds = Number(Bun.argv[3] ?? 20);
 
+/** A gateway's record as it comes: time-ordered IDs (as requestIdFrom makes them), written now. */
 function record(i: number): RequestRecord {
-  const now = Date.now();
-  return {
-    recordId: Bun.randomUUIDv7(),
+  return makeRecord({
     requestId: `req_${Bun.randomUUIDv7().replaceAll("-", "")}`,
-    attempt: 1,
-    workspaceId: "ws_bench",
-    createdAt: now,
-    endpoint: "chat_completions",
-    model: "bench/chat",
-    modelCanonical: "bench/chat",
+    createdAt: Date.now(),
     provider: `provider-${i % 2}`,
-    providerModelId: "m",
-    apiKeyId: "key_bench",
-    apiKeySource: "platform",
-    statusCode: 200,
-    success: true,
-    isFinalAttempt: true,
-    latencyMs: 120,
-    ttftMs: 20,
-    inputTokens: 12,
-    outputTokens: 20,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    costMicrodollars: 55,
-    routingStrategy: "cost-focus",
-    errorCode: null,
-    traceId: null,
-    userId: null,
     tags: null,
     customFields: null,
-    chargeCredits: true,
-  };
+  });
 }
 
 async function child(flushMs: number): Promise<void> {
