@@ -18,7 +18,7 @@ const STREAMING = { stream: true };
 const LF = 10;
 
 /**
- * Writes the plain choices of one network read to the client (the committed stream): `ranges` holds
+ * Writes the plain choices a network read starts with to the client (the committed stream): `ranges` holds
  * `count` pairs of offsets into `bytes`, each a choice's JSON (providers/types.ts PlainChoiceReader).
  * False when it cannot frame them yet (nothing written: the full path takes the read). Having written
  * them, it sets the wait for the next read itself (expectWithin), as its drain would: the reader is not
@@ -98,10 +98,11 @@ export class UpstreamEvents implements BodyTap {
   }
 
   /**
-   * From now on a network read made only of plain content chunks (PlainChoiceReader) is handed to
-   * `write` as it came, when nothing is queued and the parser sits between events: the same bytes the
-   * full path would produce, without decoding, parsing, translating or encoding them; such a read
-   * wakes no one (the writer sets the next wait itself). False when the adapter has no such reader.
+   * From now on the plain content chunks (PlainChoiceReader) a network read starts with are handed to
+   * `write` as they came, when nothing is queued and the parser sits between events: the same bytes the
+   * full path would produce, without decoding, parsing, translating or encoding them; a read made only
+   * of them wakes no one (the writer sets the next wait itself), the rest of a read takes the full path.
+   * False when the adapter has no such reader.
    */
   passThrough(write: PlainChoiceWriter): boolean {
     if (this.plain === null) return false;
@@ -142,15 +143,11 @@ export class UpstreamEvents implements BodyTap {
   piece(bytes: Uint8Array, start: number, end: number): void {
     if (this.stopped) return;
     this.deadline = Infinity;
-    if (
-      this.direct !== null &&
-      this.atBoundary &&
-      this.head === this.queue.length &&
-      this.failure === null &&
-      this.passed(bytes, start, end)
-    ) {
-      // Written, and the writer waits for the next read already (PlainChoiceWriter): nothing to wake.
-      return;
+    if (this.direct !== null && this.atBoundary && this.head === this.queue.length && this.failure === null) {
+      start = this.passed(bytes, start, end);
+      // All written, and the writer waits for the next read already (PlainChoiceWriter): nothing to wake.
+      // (Stopped: the writer found the client gone and cancelled.)
+      if (start === end || this.stopped) return;
     }
     this.atBoundary = end - start >= 2 && bytes[end - 1] === LF && bytes[end - 2] === LF;
     try {
@@ -163,25 +160,29 @@ export class UpstreamEvents implements BodyTap {
   }
 
   /**
-   * The read handed to the pass-through when it is whole events (`data: …` lines, each followed by a
-   * blank line) that are all plain choices; otherwise nothing is written and the full path takes it.
-   * Ending on a blank line, it leaves the parser where it was: between events.
+   * The plain choices at the start of the read handed to the pass-through: whole events (`data: …` lines,
+   * each followed by a blank line) up to the first that is not one, or an event the read does not finish.
+   * Returns where the rest of the read starts (`end` when all of it was written; `start` when nothing
+   * was, or the writer could not frame them yet). The rest starts between events, where the parser is.
+   * A stream's last read usually holds its last content chunk and then the finish, usage and `[DONE]`
+   * events: the content passes, and only those go to the full path.
    */
-  private passed(bytes: Uint8Array, start: number, end: number): boolean {
+  private passed(bytes: Uint8Array, start: number, end: number): number {
     const plain = this.plain!;
     const ranges = this.ranges;
     let count = 0;
-    for (let at = start; at < end;) {
+    let at = start;
+    while (at < end) {
       const lf = bytes.indexOf(LF, at);
-      if (lf < 0 || lf + 1 >= end || bytes[lf + 1] !== LF) return false;
+      if (lf < 0 || lf + 1 >= end || bytes[lf + 1] !== LF) break;
       const from = plain.plainChoice(bytes, at, lf);
-      if (from < 0) return false;
+      if (from < 0) break;
       ranges[2 * count] = from;
       ranges[2 * count + 1] = plain.choiceEnd;
       count++;
       at = lf + 2;
     }
-    return count > 0 && this.direct!(bytes, ranges, count);
+    return count > 0 && this.direct!(bytes, ranges, count) ? at : start;
   }
 
   end(): void {

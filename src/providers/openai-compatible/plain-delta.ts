@@ -39,6 +39,7 @@ const DELTA_START = CHOICE_HEAD.length - '{"content":"'.length;
 /** A backslash (an escape JSON.parse would decode) or a control character (invalid JSON) in the content. */
 const NOT_PLAIN = /[\\\x00-\x1f]/;
 const USAGE_NULL_END = ',"usage":null}';
+const CHOICES = '"choices"';
 
 const utf8 = new TextEncoder();
 const TAIL_BYTES = utf8.encode(CHOICE_TAIL);
@@ -55,6 +56,7 @@ export class PlainDeltaReader implements PlainChoiceReader {
   /** `data: ` + envelope + CHOICE_HEAD as bytes (for plainChoice), and the envelope it was made from. */
   private prefix: Uint8Array | null = null;
   private prefixOf = "";
+  private learnTried = false;
   choiceEnd = -1;
 
   /** See PlainChoiceReader: bytes[start, end) is one event's `data: ` line. */
@@ -103,10 +105,23 @@ export class PlainDeltaReader implements PlainChoiceReader {
     };
   }
 
+  /**
+   * The stream's first chunk, parsed in full (its delta carries the role, so it is not a plain one), shows
+   * the envelope as well when it passes the same checks: the second chunk can then pass through instead of
+   * waiting to show it (bench/NOTES.md, session 30). Tried once per stream, so a stream whose chunks are
+   * never plain pays the checks once.
+   */
+  learn(data: string): void {
+    if (this.learnTried) return;
+    this.learnTried = true;
+    const at = data.indexOf(CHOICES);
+    if (this.envelope === "" && at > 0 && data.charCodeAt(0) === 123 /* { */) this.clean(data, at, at + CHOICES.length);
+  }
+
   /** The whole chunk checked for the keys; a clean chunk's envelope is remembered. */
   private clean(data: string, at: number, to: number): boolean {
     // Keys the full reading acts on, or that would make this choice not the one JSON.parse keeps.
-    if (data.indexOf('"choices"') !== at || data.indexOf('"choices"', to) >= 0) return false;
+    if (data.indexOf(CHOICES) !== at || data.indexOf(CHOICES, to) >= 0) return false;
     if (data.indexOf('"error"') >= 0 || data.indexOf('"x_groq"') >= 0) return false;
     const usage = data.indexOf('"usage"');
     if (usage >= 0 && (!data.startsWith('"usage":null', usage) || data.indexOf('"usage"', usage + 1) >= 0)) return false;

@@ -73,6 +73,7 @@ class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceRea
       this.last = out;
       controller.enqueue(out);
     }
+    if (this.last !== null) this.plainDeltas.learn(event.data);
   }
 
   flush(controller: TransformStreamDefaultController<StreamEvent>): void {

@@ -108,6 +108,25 @@ describe("plain choices read from an event's bytes", () => {
     }
   });
 
+  test("the stream's first chunk, read in full, shows the envelope only when it passes the string reading's checks", () => {
+    const roleChunk = (tail: string) =>
+      `${HEAD}"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]${tail}`;
+    /** Whether a plain chunk passes right after `first`, with no chunk read by the string reading between. */
+    const passesAfter = (first: string) => {
+      const t = openAIStreamTransformer(target("openai"));
+      new SyncTransform(t).push({ data: first, event: undefined, id: undefined });
+      const bytes = event(chunk("a"));
+      return t.plainChoice(bytes, 0, bytes.length) >= 0;
+    };
+    expect(passesAfter(roleChunk("}"))).toBe(true);
+    expect(passesAfter(roleChunk(',"usage":null,"obfuscation":"x1"}'))).toBe(true);
+    // Keys the full reading acts on, or a second choices key, leave the envelope unknown.
+    expect(passesAfter(roleChunk(',"x_groq":{"id":"q"}}'))).toBe(false);
+    expect(passesAfter(roleChunk(',"error":null}'))).toBe(false);
+    expect(passesAfter(roleChunk(',"choices":[]}'))).toBe(false);
+    expect(passesAfter(roleChunk(',"usage":{"prompt_tokens":1}}'))).toBe(false);
+  });
+
   test("an event is read where it lies in a larger read, and not past its end", () => {
     const reader = new PlainDeltaReader();
     const prev = { type: "delta", id: "chatcmpl-1", created: 7, model: "m-1", choiceIndex: 0, delta: {}, finishReason: null } as DeltaEvent;

@@ -93,7 +93,8 @@ function passThroughReader(accept = true) {
   const passed: string[][] = [];
   const queued: string[] = [];
   events.listen(() => {
-    for (let e = events.take(); e !== null && e.type === "delta"; e = events.take()) queued.push(String(e.delta.content));
+    for (let e = events.take(); e !== null && e.type === "delta"; e = events.take())
+      queued.push(e.delta.content ?? `finish: ${e.finishReason}`);
   });
   expect(
     events.passThrough((bytes, ranges, count) => {
@@ -124,18 +125,18 @@ function passThroughReader(accept = true) {
 describe("UpstreamEvents pass-through of plain chunks", () => {
   test("once a chunk has shown the stream's envelope, reads of whole plain chunks go to the pass-through as their choices' bytes", () => {
     const r = passThroughReader();
-    // The first chunk is parsed in full; the second, read by the string reading, shows the envelope.
+    // The first chunk is parsed in full and shows the envelope; from the second on, plain chunks pass.
     r.send(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("Grüße 👋") + plainChunk("b"));
-    expect(r.queued).toEqual(["first", "second"]);
-    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("Grüße 👋"), choiceOf("b")]]);
+    expect(r.queued).toEqual(["first"]);
+    expect(r.passed).toEqual([[choiceOf("second")], [choiceOf("a")], [choiceOf("Grüße 👋"), choiceOf("b")]]);
   });
 
   test("OpenAI's chunks with obfuscation padding after the choice pass too (the padding is not written either way)", () => {
     const r = passThroughReader();
     const padded = (content: string, pad: string) => plainChunk(content).replace(/}\n\n$/, `,"usage":null,"obfuscation":"${pad}"}\n\n`);
     r.send(padded("first", "Qx"), padded("second", "p3Lr8"), padded("a", "Zq0Kf2mW"), padded("b", "k"));
-    expect(r.queued).toEqual(["first", "second"]);
-    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("b")]]);
+    expect(r.queued).toEqual(["first"]);
+    expect(r.passed).toEqual([[choiceOf("second")], [choiceOf("a")], [choiceOf("b")]]);
   });
 
   test("however the network cuts a stream, every content arrives once and in order, whichever path takes it", () => {
@@ -186,22 +187,35 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
   test("a piece handed over as its range of a larger delivery (chunked framing around it) is read within its range on both paths", () => {
     const r = passThroughReader();
     r.sendFramed(plainChunk("first"), plainChunk("second"), plainChunk("a"), plainChunk("b") + plainChunk("c"), plainChunk('q"uote'));
-    expect(r.queued).toEqual(["first", "second", 'q"uote']);
-    expect(r.passed).toEqual([[choiceOf("a")], [choiceOf("b"), choiceOf("c")]]);
+    expect(r.queued).toEqual(["first", 'q"uote']);
+    expect(r.passed).toEqual([[choiceOf("second")], [choiceOf("a")], [choiceOf("b"), choiceOf("c")]]);
   });
 
-  test("a read that is not whole plain chunks takes the full path, and so does the read after one that ended inside an event", () => {
+  test("a read's plain chunks pass up to the first event that is not one, the rest takes the full path, and so does the read after one that ended inside an event", () => {
     const r = passThroughReader();
     const split = plainChunk("split");
     r.send(plainChunk("first"), plainChunk("second"), split.slice(0, 20), split.slice(20), plainChunk("after"));
-    // A read mixing a plain chunk with the start of another event; then one that starts inside that event
-    // (the parser holds its partial line: the full path), though it ends between events.
+    // A plain chunk, then the start of another event: the chunk passes, the start goes to the parser; the
+    // next read starts inside that event (the parser holds its partial line: the full path), though it ends
+    // between events.
     r.send(plainChunk("c") + "data: ", '{"choices":[]}\n\n' + plainChunk("d"), plainChunk("e"));
     // A read ending in an unfinished comment line: the next read, whole plain chunk as it looks, ends that
     // comment (SSE drops it), so it must not pass through; the read after it does.
     r.send(plainChunk("g") + ":", plainChunk("hidden"), plainChunk("h"));
-    expect(r.queued).toEqual(["first", "second", "split", "c", "d", "g"]);
-    expect(r.passed).toEqual([[choiceOf("after")], [choiceOf("e")], [choiceOf("h")]]);
+    // A stream's last read: its last content, then the finish, usage and [DONE] events, which are parsed.
+    r.send(
+      plainChunk("last") + 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n' + plainChunk("z") + "data: [DONE]\n\n",
+    );
+    expect(r.queued).toEqual(["first", "split", "d", "finish: stop", "z"]);
+    expect(r.passed).toEqual([
+      [choiceOf("second")],
+      [choiceOf("after")],
+      [choiceOf("c")],
+      [choiceOf("e")],
+      [choiceOf("g")],
+      [choiceOf("h")],
+      [choiceOf("last")],
+    ]);
   });
 
   test("a read of a plain chunk and then an event that would read as its tail is two events, not one plain chunk", () => {
@@ -209,8 +223,8 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
     // Read as one line, `}\n\ndata: {…}` after the choice ends with `}` and holds none of the keys a tail may not.
     const keyless = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m"}\n\n';
     r.send(plainChunk("first"), plainChunk("second"), plainChunk("a") + keyless, plainChunk("b") + plainChunk("c"), plainChunk("d"));
-    expect(r.queued).toEqual(["first", "second", "a"]);
-    expect(r.passed).toEqual([[choiceOf("b"), choiceOf("c")], [choiceOf("d")]]);
+    expect(r.queued).toEqual(["first"]);
+    expect(r.passed).toEqual([[choiceOf("second")], [choiceOf("a")], [choiceOf("b"), choiceOf("c")], [choiceOf("d")]]);
   });
 
   test("escapes, other layouts and a pass-through that cannot frame yet all leave the chunk to the full path, in order", () => {
@@ -220,7 +234,7 @@ describe("UpstreamEvents pass-through of plain chunks", () => {
     expect(r.queued).toEqual(["first", "x", 'say "hi"']);
     const s = passThroughReader();
     s.send(plainChunk("first"), plainChunk("second"), plainChunk("line\nbreak"), chunk("no logprobs"), plainChunk("ok"));
-    expect(s.queued).toEqual(["first", "second", "line\nbreak", "no logprobs"]);
-    expect(s.passed).toEqual([[choiceOf("ok")]]);
+    expect(s.queued).toEqual(["first", "line\nbreak", "no logprobs"]);
+    expect(s.passed).toEqual([[choiceOf("second")], [choiceOf("ok")]]);
   });
 });
