@@ -3,9 +3,9 @@
 // the drain here encodes and writes what it brought at once, in the same callback (never buffering to
 // the end, no promise per read); it enforces the idle and total timeouts, writes SSE keep-alive
 // comments during silences, settles the attempt exactly once, and aborts the upstream request when
-// the client goes away. A read made only of plain content chunks skips decoding, translation and
+// the client goes away. The plain content chunks a read starts with skip decoding, translation and
 // encoding (upstream-events.ts passThrough): their choices' bytes are framed by the client wire and
-// written as they came.
+// written as they came; the rest of the read takes the full path.
 import type { DeltaEvent, PlainChoiceFramer, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
