@@ -38,7 +38,7 @@ const DEFAULTS: Record<string, string> = {
   DATABASE_URL: "sqlite:./data/switchyard.db",
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
-  SWITCHYARD_HEAP_LIMIT_MB: "8",
+  SWITCHYARD_HEAP_LIMIT_MB: "3",
   SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
 

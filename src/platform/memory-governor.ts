@@ -18,9 +18,16 @@
 // room, so the governor fired on young garbage that an eden collection (~1 ms) would have freed, and
 // ran a full one (~10 ms) instead: 35 full collections per 4,000 streams. Measured side by side (three
 // gateways per side, 32 streams): room for 16 MB of garbage above the live heap ~8 % less CPU per stream;
-// peak RSS under 128 streams stays under 100 MB (bench). The default allowance is 8 MB since the socket
-// upstream client became the default (its heap grows more between collections; 8 cost no CPU per JSON
-// request against 16, side by side). SWITCHYARD_HEAP_LIMIT_MB=0 turns this off (JSC's own heuristics alone).
+// peak RSS under 128 streams stays under 100 MB (bench). The allowance was 8 MB once the socket upstream
+// client became the default (its heap grows more between collections; 8 cost no CPU per JSON request
+// against 16, side by side), and is 3 MB since session 31: under rounds of 128 streams the resident memory
+// is a sawtooth whose teeth are this allowance (old-space garbage, promoted by eden collections while
+// 128 streams were in flight, climbing until the governor's full collection), and with 8 the peak under
+// 128 streams read 94.5–103.3 MB (mean 99.4, four runs of bench/probes/smaps.ts), with 3 89.1–101.3 (mean
+// 92.9, seven runs), for about twice the collections (34 against 15 in that probe, ~27 ms each) and, side
+// by side, 1.01× the CPU per JSON request at 32 connections, 1.02× at 128, 0.99× per stream at 128 and
+// 0.97× at 8 (paired medians; within the rounds' noise). SWITCHYARD_HEAP_LIMIT_MB=0 turns this off (JSC's
+// own heuristics alone).
 //
 // What a check costs: Bun's process.memoryUsage() opens and reads /proc/self/stat for `rss` at every
 // call (~8 µs warm, an openat + read + close), and a timer that wakes an idle process costs ~80–170 µs on

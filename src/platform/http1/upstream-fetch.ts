@@ -9,8 +9,8 @@
 // gateway's RSS under 128 streams rises to ~110–125 MB (garbage waiting for a collection, not data held).
 // With the memory governor on, the gateway therefore paces an eden collection every 250 streamed
 // exchanges (`afterExchange`, edenPacer in memory-governor.ts; EDEN_EVERY in deps.ts says why 250), and its
-// default allowance is 8 MB above the live heap: peak under 128 streams ~91–97 MB, under the 100 MB the
-// gateway promises.
+// default allowance is 3 MB above the live heap (memory-governor.ts says why not 8): peak under 128
+// streams ~89–94 MB in most runs, under the 100 MB the gateway promises.
 import { createHttp1Client } from "./client";
 import { answerOf, type UpstreamSend } from "../upstream-answer";
 
