@@ -1,9 +1,9 @@
 // Keeps the JavaScript heap near its live size. JSC collects lazily: after a load the gateway's heap
 // held ~80 MB of which ~9 MB was live (one full collection brought it back), and resident memory
 // followed the garbage, not the live data. When the heap passes the live heap by `allowanceMb`, one
-// synchronous collection runs (Bun.gc(true): full collection and sweep, and freed memory handed back),
-// at most once per `minGapMs`. The live heap is what the last such collection left (before the first
-// one: nothing, so the first threshold is the allowance itself).
+// synchronous full collection runs (which kind: further down), at most once per `minGapMs`. The live
+// heap is what the last such collection left (before the first one: nothing, so the first threshold is
+// the allowance itself).
 //
 // What the check reads: `heapUsed` is JSC's Heap::size, the bytes that survived the last collection
 // (eden or full) plus extra memory; it does not grow with allocation between collections (measured:
@@ -29,6 +29,15 @@
 // 0.97× at 8 (paired medians; within the rounds' noise). SWITCHYARD_HEAP_LIMIT_MB=0 turns this off (JSC's
 // own heuristics alone).
 //
+// Which collection: under load, bun:jsc's fullGC() (a synchronous full collection that keeps the compiled
+// code); once the heap goes quiet after such collections (the checks back off, below), one Bun.gc(true),
+// which also throws away unlinked bytecode and hands the allocator's free memory back to the system. Each
+// governor collection was Bun.gc(true) until session 31; the split costs 0.98× the CPU per JSON request at
+// 32 connections (quartiles 0.96–0.99), 1.00× per stream at 128 and 0.97× at 8 side by side, ~20 % less
+// time in collections (~21 ms each against ~27), the same peak under 128 streams (mean 95.0 against 94.9
+// MB, four runs each of bench/probes/smaps.ts), and ~5 MB less resident memory once idle. fullGC() alone
+// left the resident memory after a load ~8 MB higher: mimalloc returns freed pages only as it works.
+//
 // What a check costs: Bun's process.memoryUsage() opens and reads /proc/self/stat for `rss` at every
 // call (~8 µs warm, an openat + read + close), and a timer that wakes an idle process costs ~80–170 µs on
 // the bench VM. So a check first reads bun:jsc's heapSize() (JSC's Heap::size: what the heap holds now,
@@ -40,7 +49,7 @@
 // now ~3.5 (2.5 with a 16× back-off, but a governor that slow to wake let the peak under a 128-connection
 // JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
 // 0.99 side by side at 8 streams.
-import { edenGC, heapSize } from "bun:jsc";
+import { edenGC, fullGC, heapSize } from "bun:jsc";
 
 /**
  * Young (eden) collections paced by work done: each call adds its `weight`, and `collect` runs whenever
@@ -69,20 +78,36 @@ export function edenPacer(every: number, collect: () => void = edenGC): (streame
 
 export interface MemoryGovernor {
   stop(): void;
-  /** Checks made, collections run and their total duration, the current period: for the shutdown log and tests. */
-  stats(): { checks: number; collections: number; totalMs: number; liveMb: number; everyMs: number };
+  /**
+   * Checks made, collections run (`settles` of them the quiet-time ones) and their total duration, the
+   * current period: for the shutdown log and tests.
+   */
+  stats(): { checks: number; collections: number; settles: number; totalMs: number; liveMb: number; everyMs: number };
 }
+
+/** The two collections the governor runs (replaceable in tests). */
+export interface Collectors {
+  /** Under load: a full collection that keeps compiled code. */
+  underLoad(): void;
+  /** Once quiet after collections under load: a full one that also hands free memory back. */
+  settle(): void;
+}
+
+const ENGINE: Collectors = { underLoad: () => void fullGC(), settle: () => Bun.gc(true) };
 
 /** Growth of the heap between two checks below which the process counts as idle (the checks space out). */
 const IDLE_GROWTH = 64 * 1024;
 /** The longest gap between checks while idle, as a multiple of the base period. */
 const IDLE_BACKOFF = 4;
 
-export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, minGapMs = 250): MemoryGovernor {
+export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, minGapMs = 250, gc: Collectors = ENGINE): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;
   let live = 0;
   let checks = 0;
   let collections = 0;
+  let settles = 0;
+  /** A collection under load ran since the last settling one. */
+  let unsettled = false;
   let totalMs = 0;
   let last = -Infinity;
   let lastSize = 0;
@@ -95,15 +120,24 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
     every = size - lastSize < IDLE_GROWTH ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
     lastSize = size;
     const now = performance.now();
-    if (size > live + allowance && now - last >= minGapMs && process.memoryUsage().heapUsed > live + allowance) {
-      Bun.gc(true);
-      live = process.memoryUsage().heapUsed;
-      lastSize = heapSize();
-      last = performance.now();
-      totalMs += last - now;
-      collections++;
+    if (unsettled && every > checkEveryMs && now - last >= minGapMs) {
+      // Quiet (the checks have begun to back off) after collections under load.
+      unsettled = false;
+      settles++;
+      collect(gc.settle, now);
+    } else if (size > live + allowance && now - last >= minGapMs && process.memoryUsage().heapUsed > live + allowance) {
+      unsettled = true;
+      collect(gc.underLoad, now);
     }
     arm();
+  };
+  const collect = (run: () => void, now: number) => {
+    run();
+    live = process.memoryUsage().heapUsed;
+    lastSize = heapSize();
+    last = performance.now();
+    totalMs += last - now;
+    collections++;
   };
   const arm = () => {
     timer = setTimeout(governorCheck, every);
@@ -112,6 +146,6 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
   arm();
   return {
     stop: () => clearTimeout(timer),
-    stats: () => ({ checks, collections, totalMs: Math.round(totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every }),
+    stats: () => ({ checks, collections, settles, totalMs: Math.round(totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every }),
   };
 }

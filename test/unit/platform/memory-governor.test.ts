@@ -1,6 +1,7 @@
 // The memory governor collects only when the heap passes the live heap (what its last collection left)
 // by its allowance, and never more often than its minimum gap.
 import { expect, test } from "bun:test";
+import { fullGC } from "bun:jsc";
 import { edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -93,6 +94,42 @@ test("an idle heap is checked less and less often, down to one check per 4 perio
       return g.stats().everyMs === 5;
     });
     expect(sink.length).toBe(5_000);
+  } finally {
+    g.stop();
+  }
+});
+
+test("collections under load keep compiled code; the first quiet check after them runs one settling collection, which hands memory back", async () => {
+  const held = ballast();
+  const calls: string[] = [];
+  const g = startMemoryGovernor(1, 5, 0, {
+    underLoad: () => {
+      calls.push("load");
+      fullGC();
+    },
+    settle: () => {
+      calls.push("settle");
+      Bun.gc(true);
+    },
+  });
+  try {
+    await until(() => g.stats().settles >= 1);
+    expect(calls.slice(0, 2)).toEqual(["load", "settle"]);
+    // Never two settling collections without a collection under load between them.
+    expect(calls.join(",")).not.toContain("settle,settle");
+    expect(g.stats().collections).toBe(calls.length);
+    expect(held.length).toBe(100_000);
+  } finally {
+    g.stop();
+  }
+});
+
+test("a quiet heap that was never collected under load gets no settling collection", async () => {
+  const g = startMemoryGovernor(1_000_000, 5, 0);
+  try {
+    await until(() => g.stats().everyMs === 20);
+    await until(() => g.stats().checks >= 10);
+    expect(g.stats()).toMatchObject({ collections: 0, settles: 0 });
   } finally {
     g.stop();
   }
