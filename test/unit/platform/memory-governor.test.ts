@@ -58,7 +58,9 @@ test("a live heap larger than the allowance is not collected again and again: th
     await until(() => g.stats().collections >= 1);
     const after = g.stats().checks;
     await until(() => g.stats().checks >= after + 20);
-    expect(g.stats().collections).toBe(1);
+    // One collection for the heap over the threshold, and at most the settling one once it was quiet.
+    expect(g.stats().collections - g.stats().settles).toBe(1);
+    expect(g.stats().settles).toBeLessThanOrEqual(1);
     expect(g.stats().liveMb).toBeGreaterThan(allowance);
     expect(held.length).toBe(300_000);
   } finally {
