@@ -1,4 +1,4 @@
-// `bun bench/probes/syscalls.ts [--json] [--concurrency N]`: syscalls per stream (or JSON request) of the bare proxy, the
+// `bun bench/probes/syscalls.ts [--json] [--concurrency N] [KEY=VAL…]`: syscalls per stream (or JSON request) of the bare proxy, the
 // minimal JS proxy on sockets and Switchyard, counted by perf tracepoints while the same load runs
 // through each, with user and system CPU per unit from /proc. Needs perf with tracepoint access.
 // Found this way (2026-11-27, 32 streams): the same calls per stream for the minimal JS proxy and the
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runJson, runStreams, warmUp } from "../load";
-import { pinSelf, threadStats, ticksToMicros } from "../procs";
+import { envArgs, pinSelf, threadStats, ticksToMicros } from "../procs";
 import { adminKey, startMock, startTrio, writeConfig } from "../targets";
 
 const json = Bun.argv.includes("--json");
@@ -39,7 +39,7 @@ pinSelf(0);
 const dir = mkdtempSync(join(tmpdir(), "sw-sys-"));
 const mock = await startMock(json ? 0 : 20, json ? 0 : 5);
 const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
-const started = await startTrio(mock.url, g, { db: "s.db" });
+const started = await startTrio(mock.url, g, { db: "s.db", env: envArgs() }); // KEY=VAL arguments: the gateway's environment
 try {
   for (const s of started) {
     const t = s.target;
