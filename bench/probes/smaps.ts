@@ -96,6 +96,8 @@ try {
   await warmUp(t);
   await Bun.sleep(500);
   show("idle after warm-up", pid, binary);
+  await Bun.sleep(1500);
+  show("idle 2 s after warm-up", pid, binary);
   resetPeak(pid);
   if (bunFlags) process.kill(pid, "SIGUSR2"); // a --preload'ed sampler's peak restarts too
   for (let r = 0; r < Number(o.rounds); r++) {
