@@ -1,5 +1,6 @@
 // The memory governor collects only when the heap passes the live heap (what its last collection left)
-// by its allowance, and never more often than its minimum gap.
+// by its allowance, and never more often than its minimum gap; once the heap is quiet after such
+// collections, one settling collection follows.
 import { expect, test } from "bun:test";
 import { fullGC } from "bun:jsc";
 import { edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
@@ -101,7 +102,7 @@ test("an idle heap is checked less and less often, down to one check per 4 perio
   }
 });
 
-test("collections under load keep compiled code; the first quiet check after them runs one settling collection, which hands memory back", async () => {
+test("after collections under load (compiled code kept), a heap quiet for two checks in a row gets one settling collection (memory handed back)", async () => {
   const held = ballast();
   const calls: string[] = [];
   const g = startMemoryGovernor(1, 5, 0, {
