@@ -1,6 +1,6 @@
 // `bun bench/probes/smaps.ts [--binary PATH] [--rounds 10] [--streams 256] [KEY=VAL…]`: where the compiled
 // gateway's resident memory is, from /proc/PID/smaps — the binary's file pages, other files, the anonymous
-// mappings grouped by size — idle after the bench's warm-up, then after each round of streams at 128 (the
+// mappings grouped by size (each ≥64 MB reservation on its own) — idle after the bench's warm-up, then after each round of streams at 128 (the
 // bench's memory rows), with the peak (VmHWM, reset after the warm-up). KEY=VAL pairs go to the gateway's
 // environment (JSC or allocator options to compare).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runStreams, warmUp, type Target } from "../load";
-import { memory, pinSelf, resetPeak } from "../procs";
+import { envArgs, memory, pinSelf, resetPeak } from "../procs";
 import { adminKey, buildBinary, startGateway, startMock, writeConfig } from "../targets";
 
 const { values: o, positionals } = parseArgs({
@@ -22,7 +22,7 @@ const { values: o, positionals } = parseArgs({
     "bun-flags": { type: "string" },
   },
 });
-const extraEnv = Object.fromEntries(positionals.map((p) => p.split("=", 2) as [string, string]));
+const extraEnv = envArgs(positionals);
 
 interface Group {
   rssKb: number;
