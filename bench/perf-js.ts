@@ -13,7 +13,7 @@
 // proxy's 481, the time outside JS frames the same (345 / 350): the whole gap is JavaScript, ~100 µs,
 // spread over the request path (~25), young collections paced per stream and the governor's (~24),
 // record commits (~10), the chunk loop (+13) and the attempt's open and finish (~20).
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jitCode } from "./jitdump";
@@ -108,7 +108,14 @@ try {
   const run = await load(requests);
   perf.kill("SIGINT");
   await perf.exited;
-  const dump = readdirSync(jd).find((f) => f.endsWith(".dump"));
+  // JSC writes the jitdump through a buffered file: stopped first, the process flushes it at exit (read
+  // while it ran, a stream load's dump held only the first few KB, and no JIT'd frame had a name).
+  await gw.child.stop();
+  // The largest dump: the gateway re-executes itself at start (allocator-env.ts), and the image before
+  // the exec leaves a small dump of its own beside the real one.
+  const dump = readdirSync(jd)
+    .filter((f) => f.endsWith(".dump"))
+    .sort((a, b) => statSync(join(jd, b)).size - statSync(join(jd, a)).size)[0];
   if (!dump) throw new Error("no jitdump written (BUN_JSC_useJITDump unsupported by this Bun?)");
   await jitdumpToPerfMap(join(jd, dump), gw.child.pid);
   const script = await Bun.$`perf script -i ${data} --comm bun.exe -F ip,sym,dso`.quiet().text();
