@@ -149,6 +149,17 @@ export async function timeToReady(g: GatewayEnv, binary: string, db: string): Pr
   }
 }
 
+/** The load target for a started gateway: its chat completions URL with the admin key, routing metadata expected. */
+export function gatewayTarget(up: Upstream, adminKey: string): Target {
+  return {
+    name: "switchyard",
+    url: `${up.url}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+    pid: up.child.pid,
+    expectRouting: true,
+  };
+}
+
 /** A started process and the load target that sends to it. */
 export interface Started {
   name: string;
@@ -161,14 +172,16 @@ export interface Started {
  * client and Switchyard (`o`: its database file and environment), with their load targets.
  */
 export async function startTrio(mockUrl: string, g: GatewayEnv, o: GatewayOptions = {}): Promise<Started[]> {
-  const plain = { "content-type": "application/json" };
-  const target = (up: Upstream, gateway: boolean): Target => ({
-    name: gateway ? "switchyard" : "proxy",
-    url: `${up.url}/v1/chat/completions`,
-    headers: gateway ? { ...plain, authorization: `Bearer ${g.adminKey}` } : plain,
-    pid: up.child.pid,
-    expectRouting: gateway,
-  });
+  const target = (up: Upstream, gateway: boolean): Target =>
+    gateway
+      ? gatewayTarget(up, g.adminKey)
+      : {
+          name: "proxy",
+          url: `${up.url}/v1/chat/completions`,
+          headers: { "content-type": "application/json" },
+          pid: up.child.pid,
+          expectRouting: false,
+        };
   const bare = await startBareProxy(mockUrl);
   const minimal = await startMinimal(mockUrl, "sockets");
   const gateway = await startGateway(g, o);

@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runJson, runStreams, warmUp, type Target } from "../load";
-import { adminKey, startGateway, startMock, writeConfig } from "../targets";
+import { runJson, runStreams, warmUp } from "../load";
+import { adminKey, gatewayTarget, startGateway, startMock, writeConfig } from "../targets";
 
 const json = Bun.argv.includes("--json");
 const at = Bun.argv.indexOf("--concurrency");
@@ -50,13 +50,7 @@ const gw = await startGateway(g, {
     BUN_GC_TIMER_DISABLE: "1",
   },
 });
-const target: Target = {
-  name: "switchyard",
-  url: `${gw.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${g.adminKey}`, "content-type": "application/json" },
-  pid: gw.child.pid,
-  expectRouting: true,
-};
+const target = gatewayTarget(gw, g.adminKey);
 try {
   await warmUp(target, { requests: 3_000, streams: 1_000 });
   const pid = gw.child.pid!;

@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runJson, runStreams, warmUp, type Target } from "../load";
+import { runJson, runStreams, warmUp } from "../load";
 import { envArgs } from "../procs";
-import { adminKey, startGateway, startMock, writeConfig } from "../targets";
+import { adminKey, gatewayTarget, startGateway, startMock, writeConfig } from "../targets";
 
 const { values: o, positionals } = parseArgs({
   args: Bun.argv.slice(2),
@@ -41,13 +41,7 @@ process.on("SIGUSR2", () => console.error("@@stalls " + JSON.stringify(stalls)))
 const mock = await startMock(20, 5);
 const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
 const gw = await startGateway(g, { bunFlags: ["--preload", ticker], env: envArgs(positionals) });
-const target: Target = {
-  name: "switchyard",
-  url: `${gw.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${g.adminKey}`, "content-type": "application/json" },
-  pid: gw.child.pid,
-  expectRouting: true,
-};
+const target = gatewayTarget(gw, g.adminKey);
 try {
   await warmUp(target);
   process.kill(gw.child.pid, "SIGUSR1");
