@@ -38,7 +38,14 @@ export function hotRoutes(routes: readonly HotRoute[], steps: EdgeSteps, limit: 
 }
 
 function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: RateCheck): BunRoute {
+  // The client address reader, made once per server rather than a closure per request.
+  let peerServer: Parameters<BunRoute>[1] | null = null;
+  let peer: PeerAddress = () => "unknown";
   return async (request, server) => {
+    if (server !== peerServer) {
+      peerServer = server;
+      peer = (r) => server.requestIP(r)?.address ?? "unknown";
+    }
     const set: ReplySet = { headers: { "x-request-id": steps.tag(request) } };
     let res: Response;
     try {
@@ -46,7 +53,6 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
       // so a malformed request is answered without taking a rate-limit token.
       const body = await request.json().catch(parseFailure);
       if (check && !check.Check(body)) throw new HotFailure("VALIDATION", { valueError: check.Errors(body).First() });
-      const peer: PeerAddress = (r) => server.requestIP(r)?.address ?? "unknown";
       // The memory limiter answers synchronously: no await (and its resumption) for it.
       const checked = limit(request, path, peer);
       const limits = checked instanceof Promise ? await checked : checked;

@@ -47,16 +47,20 @@ export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedPro
   return (request, route, peer) => {
     const cls = classify(request.method, route);
     if (!cls) return null;
-    const address = () => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trustedProxies);
     let key: string;
-    if (cls === "discovery") key = address();
+    if (cls === "discovery") key = addressOf(request, peer, trustedProxies);
     else {
       const presented = presentedKey(request.headers, route === "/v1/messages");
-      key = presented ? hashApiKey(presented) : `addr:${address()}`;
+      key = presented ? hashApiKey(presented) : `addr:${addressOf(request, peer, trustedProxies)}`;
     }
     const r = limiter.check(cls, key);
     return r instanceof Promise ? r.then((x) => limited(cls, x)) : limited(cls, r);
   };
+}
+
+/** The client's address, through trusted proxies (a function, not a closure made per request). */
+function addressOf(request: Request, peer: PeerAddress, trustedProxies: readonly string[]): string {
+  return clientAddress(peer(request), request.headers.get("x-forwarded-for"), trustedProxies);
 }
 
 /** The headers for a request within its limit; a 429 ApiError thrown for one past it. */

@@ -8,6 +8,7 @@ import type { InferenceDeps } from "./context";
 import { credentialFor, type Prepared } from "./prepare";
 import type { UpstreamAbort } from "../platform/upstream-abort";
 import type { UpstreamAnswer } from "../platform/upstream-answer";
+import type { ClientSide } from "../platform/abort-sweeper";
 
 export interface AttemptPlan {
   candidate: Candidate;
@@ -73,12 +74,13 @@ export interface SendLimits {
 export async function send(
   deps: InferenceDeps,
   plan: AttemptPlan,
-  clientSignal: AbortSignal,
+  /** The call's context (its signal is read only by the sweeper after its grace, or on failure). */
+  client: ClientSide,
   upstreamAbort: UpstreamAbort,
   limits: SendLimits,
 ): Promise<SendOutcome> {
   const started = performance.now();
-  const watch = deps.aborts.watch(clientSignal, upstreamAbort, limits.headersMs);
+  const watch = deps.aborts.watch(client, upstreamAbort, limits.headersMs);
   try {
     const response = await deps.send(plan.url, plan.init, upstreamAbort);
     // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
@@ -88,7 +90,7 @@ export async function send(
     const text = await response.text().catch(() => "");
     return { ok: false, error: plan.adapter.classifyError(response.status, text, response.headers), cancelled: false };
   } catch (err) {
-    return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: clientSignal.aborted };
+    return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: client.signal.aborted };
   } finally {
     deps.aborts.release(watch);
   }

@@ -7,6 +7,7 @@ import { prepareCall, type IncomingCall, type Prepared } from "./prepare";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineResult } from "./types";
+import type { Candidate } from "../routing/types";
 
 export type CallOutput =
   | { kind: "json"; result: PipelineResult; headers: Record<string, string> }
@@ -34,6 +35,16 @@ function maxCost(p: Prepared): number {
   return worst;
 }
 
+// Plain functions rather than closures made per call.
+function hasByok(deps: InferenceDeps, workspaceId: string, c: Candidate): boolean {
+  return deps.byok.defaultKeyFor(workspaceId, c.provider.id) !== null;
+}
+
+function anyByok(deps: InferenceDeps, workspaceId: string, candidates: readonly Candidate[]): boolean {
+  for (const c of candidates) if (hasByok(deps, workspaceId, c)) return true;
+  return false;
+}
+
 export async function runCall(
   deps: InferenceDeps,
   ctx: CallContext,
@@ -44,12 +55,12 @@ export async function runCall(
   const prepared = prepareCall(deps, ctx, incoming, endpoint);
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
-  const hasByok = (providerId: string) => deps.byok.defaultKeyFor(ctx.workspaceId, providerId) !== null;
+  const byok = hasByok(deps, ctx.workspaceId, first);
   const admitting = deps.guards.admit(ctx, {
     maxCostMicrodollars: maxCost(prepared),
     provider: first.provider.id,
-    byok: hasByok(first.provider.id),
-    anyByok: prepared.candidates.some((c) => hasByok(c.provider.id)),
+    byok,
+    anyByok: byok || anyByok(deps, ctx.workspaceId, prepared.candidates),
   });
   // The memory stores admit synchronously: no await (and its resumption) then.
   const admitted = admitting instanceof Promise ? await admitting : admitting;
@@ -74,15 +85,42 @@ export async function runCall(
   }
 }
 
+/**
+ * A call's context. The client's signal is the request's, read on first use only (AbortSweeper's
+ * ClientSide): Bun makes it then, at a cost most JSON calls never need to pay (platform/abort-sweeper.ts).
+ * A class, so that the getter is shared rather than a closure per call.
+ */
+class RequestCallContext implements CallContext {
+  readonly traceId: string | null;
+  readonly userId: string | null;
+  readonly tags: string[] | null;
+  readonly customFields: Record<string, string> | null;
+
+  constructor(
+    readonly requestId: string,
+    readonly workspaceId: string,
+    readonly apiKeyId: string,
+    readonly endpoint: CallContext["endpoint"],
+    private readonly request: { readonly signal: AbortSignal },
+    metadata: CallMetadata | undefined,
+  ) {
+    this.traceId = metadata?.trace_id ?? null;
+    this.userId = metadata?.user_id ?? null;
+    this.tags = metadata?.tags ?? null;
+    this.customFields = metadata?.custom_fields ?? null;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+}
+
+type CallMetadata = { trace_id?: string; user_id?: string; tags?: string[]; custom_fields?: Record<string, string> };
+
+/** The context of a call made by `request` (whose signal is read only when needed). */
 export function callContext(
-  base: Omit<CallContext, "traceId" | "userId" | "tags" | "customFields">,
-  metadata: { trace_id?: string; user_id?: string; tags?: string[]; custom_fields?: Record<string, string> } | undefined,
+  base: Pick<CallContext, "requestId" | "workspaceId" | "apiKeyId" | "endpoint"> & { request: { readonly signal: AbortSignal } },
+  metadata: CallMetadata | undefined,
 ): CallContext {
-  return {
-    ...base,
-    traceId: metadata?.trace_id ?? null,
-    userId: metadata?.user_id ?? null,
-    tags: metadata?.tags ?? null,
-    customFields: metadata?.custom_fields ?? null,
-  };
+  return new RequestCallContext(base.requestId, base.workspaceId, base.apiKeyId, base.endpoint, base.request, metadata);
 }

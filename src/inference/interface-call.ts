@@ -71,7 +71,7 @@ export async function runInterfaceCall(
     ? { gateway: t.gateway as Gateway | undefined, extensions: t.extensions as Record<string, Record<string, unknown>> | undefined }
     : checkGatewayFields(t.gateway, t.extensions);
   const ctx = callContext(
-    { requestId: requestIdOf(request), workspaceId: auth.workspaceId, apiKeyId: auth.key.id, endpoint, signal: request.signal },
+    { requestId: requestIdOf(request), workspaceId: auth.workspaceId, apiKeyId: auth.key.id, endpoint, request },
     gateway?.metadata,
   );
   const model = t.request.model;
@@ -84,7 +84,8 @@ export async function runInterfaceCall(
     endpoint === "messages" ? "chat_completions" : endpoint,
     t.stream,
   );
-  Object.assign(headers, out.headers, { "x-request-id": ctx.requestId });
+  for (const name in out.headers) headers[name] = out.headers[name]!;
+  headers["x-request-id"] = ctx.requestId;
   return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
 }
 

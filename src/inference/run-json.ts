@@ -17,7 +17,7 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
     const c = plan.candidate;
     const p = c.provider;
     const t0 = performance.now();
-    const out = await send(deps, plan, ctx.signal, new UpstreamAbort(), {
+    const out = await send(deps, plan, ctx, new UpstreamAbort(), {
       headersMs: Math.min(p.connectTimeoutMs, p.timeoutMs),
       totalMs: p.timeoutMs,
       readBody: true,

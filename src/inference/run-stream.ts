@@ -21,7 +21,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   const p = plan.candidate.provider;
   const abort = new UpstreamAbort();
   const t0 = performance.now();
-  const sent = await send(deps, plan, ctx.signal, abort, {
+  const sent = await send(deps, plan, ctx, abort, {
     headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs),
     readBody: false,
   });

@@ -8,12 +8,19 @@ import { chatSseTransformer, renderChatCompletion } from "./render";
 
 const PATH = "/v1/chat/completions";
 
+/** The body without the gateway's own fields (copied only when it has them: most bodies do not). */
+function translate(body: ChatCompletionBodyT) {
+  let request = body as ChatRequest;
+  if ("gateway" in body || "extensions" in body) {
+    const { gateway: _g, extensions: _e, ...rest } = body;
+    request = rest as ChatRequest;
+  }
+  return { request, gateway: body.gateway, extensions: body.extensions, stream: body.stream === true, validated: true };
+}
+
 function chatHandler(d: InferenceRouteDeps): RouteHandler {
   return async (request, body, set) => {
-    const { out, headers } = await runInterfaceCall(d, request, "chat_completions", () => {
-      const { gateway, extensions, ...rest } = body as ChatCompletionBodyT;
-      return { request: rest as ChatRequest, gateway, extensions, stream: rest.stream === true, validated: true };
-    });
+    const { out, headers } = await runInterfaceCall(d, request, "chat_completions", () => translate(body as ChatCompletionBodyT));
     if (out.kind === "json") return jsonReply(set, headers, renderChatCompletion(out.result));
     return streamReply(set, headers, out.open(chatSseTransformer(), d.inference.keepAliveMs));
   };

@@ -1,14 +1,14 @@
 // The shared watcher of upstream requests: a passed deadline aborts with a TimeoutError, a departed
 // client with an AbortError, a released request is left alone, and nothing ticks once nothing is watched.
 import { expect, test } from "bun:test";
-import { AbortSweeper } from "../../../src/platform/abort-sweeper";
+import { AbortSweeper, CLIENT_GRACE_MS } from "../../../src/platform/abort-sweeper";
 import { eventually } from "../../support/spawn";
 
 test("a request past its deadline is aborted with a TimeoutError (within one sweep)", async () => {
   const s = new AbortSweeper(5);
   const upstream = new AbortController();
   const t0 = performance.now();
-  s.watch(new AbortController().signal, upstream, 30);
+  s.watch(new AbortController(), upstream, 30);
   expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
   expect(performance.now() - t0).toBeGreaterThanOrEqual(29);
   expect((upstream.signal.reason as DOMException).name).toBe("TimeoutError");
@@ -19,9 +19,29 @@ test("a client that goes away aborts its upstream request with an AbortError", a
   const s = new AbortSweeper(5);
   const client = new AbortController();
   const upstream = new AbortController();
-  s.watch(client.signal, upstream, 60_000);
+  s.watch(client, upstream, 60_000);
   client.abort();
   expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
+  expect((upstream.signal.reason as DOMException).name).toBe("AbortError");
+});
+
+test("a client's signal is not read while the request is younger than the grace, and is read after it (Bun makes it on first read)", async () => {
+  const s = new AbortSweeper(5);
+  const client = new AbortController();
+  let reads = 0;
+  let readAt = 0;
+  const t0 = performance.now();
+  const side = {
+    get signal() {
+      if (reads++ === 0) readAt = performance.now() - t0;
+      return client.signal;
+    },
+  };
+  const upstream = new AbortController();
+  s.watch(side, upstream, 60_000);
+  client.abort();
+  expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
+  expect(readAt).toBeGreaterThanOrEqual(CLIENT_GRACE_MS - 1);
   expect((upstream.signal.reason as DOMException).name).toBe("AbortError");
 });
 
@@ -30,10 +50,10 @@ test("a released request is never aborted, and a deadline moved later holds", as
   const released = new AbortController();
   const moved = new AbortController();
   const marker = new AbortController();
-  s.release(s.watch(new AbortController().signal, released, 10));
-  const w = s.watch(new AbortController().signal, moved, 10);
+  s.release(s.watch(new AbortController(), released, 10));
+  const w = s.watch(new AbortController(), moved, 10);
   w.until = performance.now() + 60_000;
-  s.watch(new AbortController().signal, marker, 40);
+  s.watch(new AbortController(), marker, 40);
   // Once the 40 ms marker has fired, sweeps have passed both earlier deadlines.
   expect(await eventually(() => marker.signal.aborted, 2_000)).toBe(true);
   expect(released.signal.aborted).toBe(false);
@@ -45,8 +65,8 @@ test("a released request is never aborted, and a deadline moved later holds", as
 
 test("the interval stops when the last watched request is released, so no sweep wakes an idle process", () => {
   const s = new AbortSweeper(5);
-  const a = s.watch(new AbortController().signal, new AbortController(), 60_000);
-  const b = s.watch(new AbortController().signal, new AbortController(), 60_000);
+  const a = s.watch(new AbortController(), new AbortController(), 60_000);
+  const b = s.watch(new AbortController(), new AbortController(), 60_000);
   expect(s.running()).toBe(true);
   s.release(a);
   // Another request is still in flight: the interval stays for it.
@@ -55,16 +75,16 @@ test("the interval stops when the last watched request is released, so no sweep 
   expect(s.running()).toBe(false);
   // Releasing twice is harmless; watching again starts it again.
   s.release(b);
-  s.release(s.watch(new AbortController().signal, new AbortController(), 60_000));
+  s.release(s.watch(new AbortController(), new AbortController(), 60_000));
   expect(s.running()).toBe(false);
-  s.watch(new AbortController().signal, new AbortController(), 60_000);
+  s.watch(new AbortController(), new AbortController(), 60_000);
   expect(s.running()).toBe(true);
 });
 
 test("the interval stops at the sweep that aborts the last watched request", async () => {
   const s = new AbortSweeper(5);
   const upstream = new AbortController();
-  s.watch(new AbortController().signal, upstream, 10);
+  s.watch(new AbortController(), upstream, 10);
   expect(s.running()).toBe(true);
   expect(await eventually(() => upstream.signal.aborted, 2_000)).toBe(true);
   expect(s.running()).toBe(false);
