@@ -13,8 +13,8 @@ RUN useradd --system --uid 10001 --home /data switchyard && mkdir -p /data && ch
 COPY --from=build /src/dist/switchyard /usr/local/bin/switchyard
 USER switchyard
 WORKDIR /data
-# The allocator setting `serve` would otherwise re-execute itself for (README, Configuration).
-ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000
+# The runtime settings `serve` would otherwise re-execute itself for (README, Configuration).
+ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000 BUN_GC_TIMER_DISABLE=1
 VOLUME ["/data"]
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/switchyard"]

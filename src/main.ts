@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// Entry. `serve` first makes sure the process runs with its allocator setting (platform/allocator-env.ts:
+// Entry. `serve` first makes sure the process runs with its runtime settings (platform/allocator-env.ts:
 // that may re-execute the process, so it comes before the rest of the program loads), then the command
 // runs (cli/run.ts).
 import { startsServer } from "./config/args";

@@ -1,5 +1,5 @@
 // The commands: argv → config → dependencies → command. `serve` (default) listens and drains on
-// SIGTERM/SIGINT. Loaded by the entry (src/main.ts) once the process has its allocator setting.
+// SIGTERM/SIGINT. Loaded by the entry (src/main.ts) once the process has its runtime settings.
 import { ConfigError, loadConfig, parseArgs } from "../config/load";
 import { createDeps, type Deps } from "../deps";
 import { createApp, VERSION } from "../app";

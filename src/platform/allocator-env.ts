@@ -9,11 +9,22 @@
 // under 128 streams (a burst of 128 JSON connections gives its memory back later: the bench's lifetime
 // peak rose by ~5–10 MB); 5 s was no cheaper than 1 s (bench/NOTES.md, session 24).
 //
-// The allocator reads its options from the environment once, when the process starts, and Bun exposes no
+// Bun's GC timer (BUN_GC_TIMER_DISABLE): about once a second, Bun starts a collection when the heap grew
+// since its last look. The gateway keeps its heap in hand itself (memory-governor.ts: full collections
+// when old garbage piles up, a settling one once idle; paced eden collections for streams), and at low
+// load the timer's collections were half of all of them: under 8 streams, 37 eden collections per 2,000
+// streams (~2.3 ms each), 19 without it (JSC's GC log, bench/threads.ts). Without it: side by side
+// (bench/ab.ts --together, 8 streams, two gateways per side) 0.93 per stream (every process below every
+// one with it; paired 0.97, quartiles 0.96–1.01), per JSON request at 32 connections paired 0.97 (0.96–1.02),
+// and the same peak under rounds of 128 streams (92.9 and 94.6 MB against 92.0 and 93.2,
+// bench/probes/smaps.ts). BUN_GC_TIMER_DISABLE=0 keeps Bun's timer.
+//
+// The allocator and Bun read these from the environment once, when the process starts, and Bun exposes no
 // call to change them later. So `serve` re-executes itself once, in place (execve: same pid, arguments,
 // working directory, file descriptors without close-on-exec, and signals for whoever supervises it), with
-// the variable added — unless it is set already, which is also how an operator picks another value or
-// keeps mimalloc's default (MIMALLOC_PURGE_HOLES_MIN_INTERVAL=100). Linux only: the arguments are read back
+// the variables that are missing added — a variable set already is kept, which is also how an operator
+// picks another value or keeps the default (MIMALLOC_PURGE_HOLES_MIN_INTERVAL=100, BUN_GC_TIMER_DISABLE=0);
+// with both set, there is no second start. Linux only: the arguments are read back
 // from /proc/self/cmdline, which holds them exactly as given (a compiled binary's argv[1] in
 // process.argv is its embedded entry, not what was typed).
 import { readFileSync } from "node:fs";
@@ -23,6 +34,10 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export const PURGE_INTERVAL_VAR = "MIMALLOC_PURGE_HOLES_MIN_INTERVAL";
 export const PURGE_INTERVAL_MS = "1000";
+export const GC_TIMER_VAR = "BUN_GC_TIMER_DISABLE";
+
+/** The settings `serve` runs with, each added when the environment lacks it. */
+export const RUNTIME_SETTINGS: Readonly<Record<string, string>> = { [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" };
 
 export interface Reexec {
   file: string;
@@ -43,12 +58,13 @@ export interface ProcessView {
 }
 
 /**
- * How to start this process again with the allocator setting, or null when it has it already, the
+ * How to start this process again with the runtime settings, or null when it has them all already, the
  * platform is not Linux, or the command line or environment cannot be passed on exactly: arguments and
  * variables go back to execve as strings, and bytes that are not UTF-8 would not survive that.
  */
 export function allocatorReexec({ env, platform, execPath, cmdline, checkEnviron }: ProcessView): Reexec | null {
-  if (platform !== "linux" || env[PURGE_INTERVAL_VAR] !== undefined) return null;
+  const missing = Object.keys(RUNTIME_SETTINGS).filter((k) => env[k] === undefined);
+  if (platform !== "linux" || missing.length === 0) return null;
   let text: string;
   try {
     text = cmdline();
@@ -61,13 +77,13 @@ export function allocatorReexec({ env, platform, execPath, cmdline, checkEnviron
   if (args.length === 0) return null;
   const next: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) next[k] = v;
-  next[PURGE_INTERVAL_VAR] = PURGE_INTERVAL_MS;
+  for (const k of missing) next[k] = RUNTIME_SETTINGS[k]!;
   return { file: execPath, args, env: next };
 }
 
 /**
- * Re-executes the process with the allocator setting when it lacks it; returns only when it does not
- * (setting present, not Linux, or execve refused): the server then runs with mimalloc's default.
+ * Re-executes the process with the runtime settings when it lacks one; returns only when it does not
+ * (settings present, not Linux, or execve refused): the server then runs with the defaults.
  */
 export function ensureAllocatorSetting(): void {
   const plan = allocatorReexec({

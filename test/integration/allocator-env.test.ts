@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer, type ServerProcess } from "../support/spawn";
-import { PURGE_INTERVAL_VAR } from "../../src/platform/allocator-env";
+import { GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/allocator-env";
 
 const dir = mkdtempSync(join(tmpdir(), "switchyard-alloc-"));
 const running: ServerProcess[] = [];
@@ -26,11 +26,12 @@ function environOf(pid: number): Record<string, string> {
 }
 
 test.if(process.platform === "linux")(
-  "serve started without the allocator variable serves from the same process with mimalloc's hole sweeps at most once a second",
+  "serve started without the runtime variables serves from the same process with mimalloc's hole sweeps at most once a second and Bun's GC timer off",
   async () => {
     const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/a.db` });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("1000");
+    expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("1");
     expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
     expect(await s.stop("SIGTERM")).toBe(0);
   },
@@ -38,11 +39,12 @@ test.if(process.platform === "linux")(
 );
 
 test.if(process.platform === "linux")(
-  "an operator's own allocator value is kept as given",
+  "an operator's own values are kept as given",
   async () => {
-    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/b.db`, [PURGE_INTERVAL_VAR]: "250" });
+    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/b.db`, [PURGE_INTERVAL_VAR]: "250", [GC_TIMER_VAR]: "0" });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("250");
+    expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("0");
     expect(await s.stop("SIGTERM")).toBe(0);
   },
   30_000,

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { allocatorReexec, PURGE_INTERVAL_MS, PURGE_INTERVAL_VAR, type ProcessView } from "../../../src/platform/allocator-env";
+import {
+  allocatorReexec,
+  GC_TIMER_VAR,
+  PURGE_INTERVAL_MS,
+  PURGE_INTERVAL_VAR,
+  type ProcessView,
+} from "../../../src/platform/allocator-env";
 
 const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   env: { PATH: "/usr/bin", PORT: "8080" },
@@ -10,20 +16,31 @@ const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   ...over,
 });
 
-describe("allocator setting (platform/allocator-env.ts)", () => {
-  test("without the variable, the process is started again from its executable with the arguments as given and the variable added", () => {
+describe("runtime settings (platform/allocator-env.ts)", () => {
+  test("without the variables, the process is started again from its executable with the arguments as given and the variables added", () => {
     const plan = allocatorReexec(view());
     expect(plan).toEqual({
       file: "/usr/local/bin/switchyard",
       args: ["switchyard", "serve", "--port", "8080"],
-      env: { PATH: "/usr/bin", PORT: "8080", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS },
+      env: { PATH: "/usr/bin", PORT: "8080", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" },
     });
     expect(PURGE_INTERVAL_MS).toBe("1000");
   });
 
-  test("an operator's own value (even mimalloc's default) is kept: no second start", () => {
-    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))).toBeNull();
-    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "" } }))).toBeNull();
+  test("an operator's own values (even the defaults) are kept: no second start when both are set", () => {
+    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100", [GC_TIMER_VAR]: "0" } }))).toBeNull();
+    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "", [GC_TIMER_VAR]: "" } }))).toBeNull();
+  });
+
+  test("with one of the two set by the operator, only the other is added and the operator's value kept", () => {
+    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))?.env).toEqual({
+      [PURGE_INTERVAL_VAR]: "100",
+      [GC_TIMER_VAR]: "1",
+    });
+    expect(allocatorReexec(view({ env: { [GC_TIMER_VAR]: "0" } }))?.env).toEqual({
+      [GC_TIMER_VAR]: "0",
+      [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
+    });
   });
 
   test("an argument that is empty or holds spaces survives the round trip through /proc/self/cmdline", () => {
@@ -33,7 +50,7 @@ describe("allocator setting (platform/allocator-env.ts)", () => {
 
   test("variables the environment lists as undefined are left out rather than passed as the text 'undefined'", () => {
     const plan = allocatorReexec(view({ env: { PATH: "/bin", GONE: undefined } }));
-    expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS });
+    expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" });
   });
 
   test("off Linux, or when the command line or environment cannot be read, is empty or is not UTF-8, the process runs on as it is", () => {
