@@ -43,8 +43,14 @@
 // the bench VM. So a check first reads bun:jsc's heapSize() (JSC's Heap::size: what the heap holds now,
 // young garbage included; no system call), which is at least `heapUsed` except right after one of JSC's
 // own full collections, when `heapUsed` is stale and the heap is small anyway; only above the threshold
-// does it read `heapUsed`. And while the heap barely moves (idle: less than 64 KB between checks) the
-// checks space out, doubling up to 4× the base period, and come back to it as soon as it moves again.
+// does it read `heapUsed`. And while the process is idle (it used less than 2 % of a core since the last
+// check) the checks space out, doubling up to 4× the base period, and come back to it as soon as it works
+// again. Idleness was read from the heap once (less than 64 KB of growth between checks), but heapSize()
+// moves in steps, not with each allocation: it stood still for two to six checks at a time under a steady
+// load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the governor
+// sat at the 4× period most of the time and ran half of its collections as settling ones (Bun.gc(true),
+// which hands memory back to be faulted in again) in the middle of the load: 2 of 4 per 2,000 streams, 94
+// checks in ~30 s. process.cpuUsage() (~1 µs) tells a working process from an idle one whatever its heap does.
 // Measured on the bench VM (bench/probes/idle-cpu.ts): an idle gateway spent 4.5–5.8 ms of CPU per second,
 // now ~3.5 (2.5 with a 16× back-off, but a governor that slow to wake let the peak under a 128-connection
 // JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
@@ -95,12 +101,26 @@ export interface Collectors {
 
 const ENGINE: Collectors = { underLoad: () => void fullGC(), settle: () => Bun.gc(true) };
 
-/** Growth of the heap between two checks below which the process counts as idle (the checks space out). */
-const IDLE_GROWTH = 64 * 1024;
+/** Share of one core used since the last check below which the process counts as idle (the checks space out). */
+const IDLE_CPU_SHARE = 0.02;
+
+/** The CPU time the process has used so far, in µs (all threads). */
+export type CpuClock = () => number;
+
+const processCpu: CpuClock = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
 /** The longest gap between checks while idle, as a multiple of the base period. */
 const IDLE_BACKOFF = 4;
 
-export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, minGapMs = 250, gc: Collectors = ENGINE): MemoryGovernor {
+export function startMemoryGovernor(
+  allowanceMb: number,
+  checkEveryMs = 100,
+  minGapMs = 250,
+  gc: Collectors = ENGINE,
+  cpu: CpuClock = processCpu,
+): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;
   let live = 0;
   let checks = 0;
@@ -110,20 +130,24 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
   let unsettled = false;
   let totalMs = 0;
   let last = -Infinity;
-  let lastSize = 0;
+  let lastCheck = performance.now();
+  let lastCpu = cpu();
   let every = checkEveryMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A named function, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
   const governorCheck = () => {
     checks++;
-    const size = heapSize();
-    every = size - lastSize < IDLE_GROWTH ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
-    lastSize = size;
     const now = performance.now();
+    const used = cpu();
+    const idle = used - lastCpu < (now - lastCheck) * 1000 * IDLE_CPU_SHARE;
+    lastCpu = used;
+    lastCheck = now;
+    every = idle ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
+    const size = heapSize();
     if (unsettled && every === checkEveryMs * IDLE_BACKOFF && now - last >= minGapMs) {
-      // Quiet after collections under load: two checks in a row saw the heap barely move (one is not
-      // enough: an eden collection between two checks under load shrinks the heap, and 6 of 15
-      // collections during 5,000 streams at 128 were settling ones, ~27 ms each, with one quiet check).
+      // Quiet after collections under load: two checks in a row found the process idle (one was not
+      // enough when the heap's growth was the sign: 6 of 15 collections during 5,000 streams at 128 were
+      // settling ones, ~27 ms each, with one quiet check; see the note at the top on that sign).
       unsettled = false;
       settles++;
       collect(gc.settle, now);
@@ -136,7 +160,6 @@ export function startMemoryGovernor(allowanceMb: number, checkEveryMs = 100, min
   const collect = (run: () => void, now: number) => {
     run();
     live = process.memoryUsage().heapUsed;
-    lastSize = heapSize();
     last = performance.now();
     totalMs += last - now;
     collections++;
