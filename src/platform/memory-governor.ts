@@ -43,18 +43,22 @@
 // the bench VM. So a check first reads bun:jsc's heapSize() (JSC's Heap::size: what the heap holds now,
 // young garbage included; no system call), which is at least `heapUsed` except right after one of JSC's
 // own full collections, when `heapUsed` is stale and the heap is small anyway; only above the threshold
-// does it read `heapUsed`. And while the process is idle (it used less than 2 % of a core since the last
-// check) the checks space out, doubling up to 4× the base period, and come back to it as soon as it works
-// again. Idleness was read from the heap once (less than 64 KB of growth between checks), but heapSize()
-// moves in steps, not with each allocation: it stood still for two to six checks at a time under a steady
-// load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the governor
-// sat at the 4× period most of the time and ran half of its collections as settling ones (Bun.gc(true),
-// which hands memory back to be faulted in again) in the middle of the load: 2 of 4 per 2,000 streams, 94
-// checks in ~30 s. process.cpuUsage() (~1 µs) tells a working process from an idle one whatever its heap does.
+// does it read `heapUsed`. And while the process is idle (its JavaScript thread ran less than 2 % of the time
+// since the last check) the checks space out, doubling up to 4× the base period, and come back to it as soon
+// as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
+// heapSize() moves in steps, not with each allocation: it stood still for two to six checks at a time under
+// a steady load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the
+// governor sat at the 4× period most of the time and ran half of its collections as settling ones
+// (Bun.gc(true), which hands memory back to be faulted in again) in the middle of the load: 2 of 4 per 2,000
+// streams, 94 checks in ~30 s. The JavaScript thread's own CPU time (/proc/thread-self/schedstat, ~8 µs a
+// read) tells a working process from an idle one whatever its heap does; the whole process's would not:
+// after a load the allocator's scavenger (7–9 ms a pass, once a second) and the collector's threads kept it
+// above 2 % in one check of two or three, and the settling collection came 1–2 s late or not at all.
 // Measured on the bench VM (bench/probes/idle-cpu.ts): an idle gateway spent 4.5–5.8 ms of CPU per second,
 // now ~3.5 (2.5 with a 16× back-off, but a governor that slow to wake let the peak under a 128-connection
 // JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
 // 0.99 side by side at 8 streams.
+import { readFileSync } from "node:fs";
 import { edenGC, fullGC, heapSize } from "bun:jsc";
 
 /**
@@ -101,16 +105,27 @@ export interface Collectors {
 
 const ENGINE: Collectors = { underLoad: () => void fullGC(), settle: () => Bun.gc(true) };
 
-/** Share of one core used since the last check below which the process counts as idle (the checks space out). */
+/** Share of the time since the last check that the JavaScript thread ran, below which the process counts as idle. */
 const IDLE_CPU_SHARE = 0.02;
 
-/** The CPU time the process has used so far, in µs (all threads). */
+/** The CPU time used so far, in µs: the JavaScript thread's (threadCpu below) unless a test gives its own. */
 export type CpuClock = () => number;
 
-const processCpu: CpuClock = () => {
+export const processCpu: CpuClock = () => {
   const c = process.cpuUsage();
   return c.user + c.system;
 };
+
+/** The calling thread's CPU time (schedstat's first field, in ns) on Linux; the process's elsewhere. */
+export const threadCpu: CpuClock = (() => {
+  const path = "/proc/thread-self/schedstat";
+  const read = () => Number(readFileSync(path, "latin1").split(" ", 1)[0]) / 1000;
+  try {
+    return Number.isFinite(read()) ? read : processCpu;
+  } catch {
+    return processCpu;
+  }
+})();
 /** The longest gap between checks while idle, as a multiple of the base period. */
 const IDLE_BACKOFF = 4;
 
@@ -119,7 +134,7 @@ export function startMemoryGovernor(
   checkEveryMs = 100,
   minGapMs = 250,
   gc: Collectors = ENGINE,
-  cpu: CpuClock = processCpu,
+  cpu: CpuClock = threadCpu,
 ): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;
   let live = 0;
@@ -163,6 +178,9 @@ export function startMemoryGovernor(
     last = performance.now();
     totalMs += last - now;
     collections++;
+    // The collection's own CPU (on this thread) is not work: counted, it made the next check busy and put
+    // off the settling collection after a load by a check or more.
+    lastCpu = cpu();
   };
   const arm = () => {
     timer = setTimeout(governorCheck, every);

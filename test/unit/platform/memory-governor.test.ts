@@ -3,7 +3,10 @@
 // collections, one settling collection follows.
 import { expect, test } from "bun:test";
 import { fullGC } from "bun:jsc";
-import { edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { edenPacer, processCpu, startMemoryGovernor, threadCpu } from "../../../src/platform/memory-governor";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -108,7 +111,7 @@ test("an idle process is checked less and less often, down to one check per 4 pe
   }
 });
 
-test("idleness is read from the process's CPU time, not from the heap, whose size moves in steps under a steady load", async () => {
+test("idleness is read from the JavaScript thread's CPU time, not from the heap, whose size moves in steps under a steady load", async () => {
   // The real clock: a process that keeps a core busy between checks is never idle, however its heap moves.
   const g = startMemoryGovernor(1_000_000, 5, 0);
   let sink = 0;
@@ -124,6 +127,31 @@ test("idleness is read from the process's CPU time, not from the heap, whose siz
     g.stop();
   }
   expect(sink).toBeGreaterThan(0);
+});
+
+test("the governor's default clock is the JavaScript thread's CPU time: another thread's work (the allocator's scavenger, the collector's threads) does not advance it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "governor-"));
+  const script = join(dir, "burn.js");
+  writeFileSync(
+    script,
+    "postMessage('busy'); const end = performance.now() + 600; let x = 0; while (performance.now() < end) x++; postMessage(x);",
+  );
+  const worker = new Worker(script);
+  const messages: unknown[] = [];
+  worker.onmessage = (e) => messages.push(e.data);
+  try {
+    await until(() => messages.length >= 1);
+    const thread = threadCpu();
+    const whole = processCpu();
+    await Bun.sleep(300);
+    expect(messages.length).toBe(1); // the worker was still burning throughout
+    expect(processCpu() - whole).toBeGreaterThan(200_000);
+    // This thread slept: whatever timers woke it, far from the worker's 300 ms.
+    expect(threadCpu() - thread).toBeLessThan(100_000);
+  } finally {
+    worker.terminate();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("after collections under load (compiled code kept), a process idle for two checks in a row gets one settling collection (memory handed back)", async () => {
