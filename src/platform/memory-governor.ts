@@ -44,8 +44,8 @@
 // young garbage included; no system call), which is at least `heapUsed` except right after one of JSC's
 // own full collections, when `heapUsed` is stale and the heap is small anyway; only above the threshold
 // does it read `heapUsed`. And while the process is idle (its JavaScript thread ran less than 2 % of the time
-// since the last check) the checks space out, doubling up to 4× the base period, and come back to it as soon
-// as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
+// since the last check, twice in a row) the checks space out, doubling up to 4× the base period, and come back
+// to it as soon as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
 // heapSize() moves in steps, not with each allocation: it stood still for two to six checks at a time under
 // a steady load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the
 // governor sat at the 4× period most of the time and ran half of its collections as settling ones
@@ -148,6 +148,8 @@ export function startMemoryGovernor(
   let lastCheck = performance.now();
   let lastCpu = cpu();
   let every = checkEveryMs;
+  /** Checks in a row that found the process idle. */
+  let idleChecks = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A named function, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
   const governorCheck = () => {
@@ -157,9 +159,13 @@ export function startMemoryGovernor(
     const idle = used - lastCpu < (now - lastCheck) * 1000 * IDLE_CPU_SHARE;
     lastCpu = used;
     lastCheck = now;
-    every = idle ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
+    idleChecks = idle ? idleChecks + 1 : 0;
+    // Two idle checks in a row, each one base period apart, before the checks space out and before the
+    // settling collection: after a load that comes ~200 ms later (the period doubling from the first idle
+    // check put it ~300–800 ms after, by when the bench reads the "idle" memory).
+    every = idleChecks >= 2 ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
     const size = heapSize();
-    if (unsettled && every === checkEveryMs * IDLE_BACKOFF && now - last >= minGapMs) {
+    if (unsettled && idleChecks >= 2 && now - last >= minGapMs) {
       // Quiet after collections under load: two checks in a row found the process idle (one was not
       // enough when the heap's growth was the sign: 6 of 15 collections during 5,000 streams at 128 were
       // settling ones, ~27 ms each, with one quiet check; see the note at the top on that sign).
