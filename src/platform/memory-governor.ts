@@ -121,7 +121,9 @@ export const threadCpu: CpuClock = (() => {
   const path = "/proc/thread-self/schedstat";
   const read = () => Number(readFileSync(path, "latin1").split(" ", 1)[0]) / 1000;
   try {
-    return Number.isFinite(read()) ? read : processCpu;
+    // A running thread has run: a zero (a sandbox's stub /proc) would make the process look idle forever.
+    const now = read();
+    return Number.isFinite(now) && now > 0 ? read : processCpu;
   } catch {
     return processCpu;
   }
