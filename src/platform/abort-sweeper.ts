@@ -14,7 +14,7 @@
 //
 // The client's side is read lazily: Bun makes a request's AbortSignal on first access (a native
 // EventTarget, hooked to the connection's close), ~2.8 µs per request in a bare Bun.serve handler (a
-// paired micro-benchmark, twelve rounds of 30,000 requests: 36.0 → 38.8 µs), which most answers never
+// paired micro-benchmark, twelve rounds of 20,000 requests: 36.0 → 38.8 µs), which most answers never
 // need: an upstream that answers within CLIENT_GRACE_MS ends the watch first. A sweep reads the signal
 // only of requests watched that long; Bun's signal made after the client left is already aborted, so
 // nothing is missed, only acted on later: a departure within the grace is acted on at its end.
