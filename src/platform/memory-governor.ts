@@ -131,6 +131,34 @@ export const threadCpu: CpuClock = (() => {
 /** The longest gap between checks while idle, as a multiple of the base period. */
 const IDLE_BACKOFF = 4;
 
+/**
+ * Counts the checks in a row that found the process idle: its clock (the JavaScript thread's CPU) ran
+ * less than IDLE_CPU_SHARE of the time since the previous check.
+ */
+class IdleCount {
+  private lastAt = performance.now();
+  private lastCpu: number;
+  /** Checks in a row that found the process idle. */
+  inARow = 0;
+
+  constructor(private readonly cpu: CpuClock) {
+    this.lastCpu = cpu();
+  }
+
+  check(now: number): number {
+    const used = this.cpu();
+    const idle = used - this.lastCpu < (now - this.lastAt) * 1000 * IDLE_CPU_SHARE;
+    this.lastCpu = used;
+    this.lastAt = now;
+    return (this.inARow = idle ? this.inARow + 1 : 0);
+  }
+
+  /** The governor's own collection is not work: counted, it made the next check busy and put off the settling collection after a load. */
+  skipOwnWork(): void {
+    this.lastCpu = this.cpu();
+  }
+}
+
 export function startMemoryGovernor(
   allowanceMb: number,
   checkEveryMs = 100,
@@ -139,6 +167,7 @@ export function startMemoryGovernor(
   cpu: CpuClock = threadCpu,
 ): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;
+  const idle = new IdleCount(cpu);
   let live = 0;
   let checks = 0;
   let collections = 0;
@@ -147,34 +176,25 @@ export function startMemoryGovernor(
   let unsettled = false;
   let totalMs = 0;
   let last = -Infinity;
-  let lastCheck = performance.now();
-  let lastCpu = cpu();
   let every = checkEveryMs;
-  /** Checks in a row that found the process idle. */
-  let idleChecks = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A named function, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
   const governorCheck = () => {
     checks++;
     const now = performance.now();
-    const used = cpu();
-    const idle = used - lastCpu < (now - lastCheck) * 1000 * IDLE_CPU_SHARE;
-    lastCpu = used;
-    lastCheck = now;
-    idleChecks = idle ? idleChecks + 1 : 0;
     // Two idle checks in a row, each one base period apart, before the checks space out and before the
     // settling collection: after a load that comes ~200 ms later (the period doubling from the first idle
     // check put it ~300–800 ms after, by when the bench reads the "idle" memory).
-    every = idleChecks >= 2 ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
-    const size = heapSize();
-    if (unsettled && idleChecks >= 2 && now - last >= minGapMs) {
+    const quiet = idle.check(now) >= 2;
+    every = quiet ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
+    if (unsettled && quiet && now - last >= minGapMs) {
       // Quiet after collections under load: two checks in a row found the process idle (one was not
       // enough when the heap's growth was the sign: 6 of 15 collections during 5,000 streams at 128 were
       // settling ones, ~27 ms each, with one quiet check; see the note at the top on that sign).
       unsettled = false;
       settles++;
       collect(gc.settle, now);
-    } else if (size > live + allowance && now - last >= minGapMs && process.memoryUsage().heapUsed > live + allowance) {
+    } else if (heapSize() > live + allowance && now - last >= minGapMs && process.memoryUsage().heapUsed > live + allowance) {
       unsettled = true;
       collect(gc.underLoad, now);
     }
@@ -186,9 +206,7 @@ export function startMemoryGovernor(
     last = performance.now();
     totalMs += last - now;
     collections++;
-    // The collection's own CPU (on this thread) is not work: counted, it made the next check busy and put
-    // off the settling collection after a load by a check or more.
-    lastCpu = cpu();
+    idle.skipOwnWork();
   };
   const arm = () => {
     timer = setTimeout(governorCheck, every);
