@@ -90,3 +90,31 @@ test("the interval stops at the sweep that aborts the last watched request", asy
   expect(s.running()).toBe(false);
   expect(s.size()).toBe(0);
 });
+
+test("releasing watches in any order (first, middle, last, twice) leaves exactly the others watched, each aborted at its own deadline", async () => {
+  const s = new AbortSweeper(5);
+  const upstreams = Array.from({ length: 6 }, () => new AbortController());
+  const watches = upstreams.map((u, i) => s.watch(new AbortController(), u, i % 2 === 0 ? 60_000 : 20));
+  for (const i of [0, 3, 5, 3]) s.release(watches[i]!);
+  expect(s.size()).toBe(3);
+  // 1 kept its 20 ms deadline; 2 and 4 (60 s) stay watched; the released ones are never aborted.
+  expect(await eventually(() => upstreams[1]!.signal.aborted, 2_000)).toBe(true);
+  expect(upstreams.map((u) => u.signal.aborted)).toEqual([false, true, false, false, false, false]);
+  expect(s.size()).toBe(2);
+  for (const i of [2, 4]) s.release(watches[i]!);
+  expect(s.size()).toBe(0);
+  expect(s.running()).toBe(false);
+});
+
+test("an abort that synchronously releases other watches during a sweep leaves none behind and skips none", async () => {
+  const s = new AbortSweeper(5);
+  const others = Array.from({ length: 4 }, () => new AbortController());
+  const otherWatches = others.map((u) => s.watch(new AbortController(), u, 60_000));
+  const late = new AbortController();
+  s.watch(new AbortController(), late, 30);
+  // This one's abort releases every other watch at once (a caller cleaning up in its abort hook).
+  s.watch(new AbortController(), { abort: () => otherWatches.forEach((w) => s.release(w)) }, 10);
+  expect(await eventually(() => late.signal.aborted, 2_000)).toBe(true);
+  expect(others.some((u) => u.signal.aborted)).toBe(false);
+  expect(s.size()).toBe(0);
+});
