@@ -38,13 +38,14 @@ export function hotRoutes(routes: readonly HotRoute[], steps: EdgeSteps, limit: 
 }
 
 function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: RateCheck): BunRoute {
-  // The client address reader, made once per server rather than a closure per request.
+  // The client address reader, made once per server rather than a closure per request (and made outside
+  // the request's scope: a closure made in it kept that first request reachable for good).
   let peerServer: Parameters<BunRoute>[1] | null = null;
   let peer: PeerAddress = () => "unknown";
   return async (request, server) => {
     if (server !== peerServer) {
       peerServer = server;
-      peer = (r) => server.requestIP(r)?.address ?? "unknown";
+      peer = addressReader(server);
     }
     const set: ReplySet = { headers: { "x-request-id": steps.tag(request) } };
     let res: Response;
@@ -67,6 +68,10 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
     if (steps.timed) steps.log(request, path, res.status);
     return res;
   };
+}
+
+function addressReader(server: Parameters<BunRoute>[1]): PeerAddress {
+  return (r) => server.requestIP(r)?.address ?? "unknown";
 }
 
 /** A failure named the way Elysia names its own (PARSE, VALIDATION), so the edge renders it alike. */
