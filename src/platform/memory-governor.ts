@@ -39,13 +39,16 @@
 // left the resident memory after a load ~8 MB higher: mimalloc returns freed pages only as it works.
 //
 // What a check costs: Bun's process.memoryUsage() opens and reads /proc/self/stat for `rss` at every
-// call (~8 µs warm, an openat + read + close), and a timer that wakes an idle process costs ~80–170 µs on
-// the bench VM. So a check first reads bun:jsc's heapSize() (JSC's Heap::size: what the heap holds now,
-// young garbage included; no system call), which is at least `heapUsed` except right after one of JSC's
-// own full collections, when `heapUsed` is stale and the heap is small anyway; only above the threshold
-// does it read `heapUsed`. And while the process is idle (its JavaScript thread ran less than 2 % of the time
-// since the last check, twice in a row) the checks space out, doubling up to 4× the base period, and come back
-// to it as soon as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
+// call, and a timer that wakes an idle process costs ~80–170 µs on the bench VM. Its `heapUsed` is JSC's
+// size after the last collection (O(1)), which changes only when a collection runs; so a check reads it
+// again only when one has run since the last read (HeapAfterCollections below): most checks read nothing.
+// Until session 34 a check first read bun:jsc's heapSize() (JSC's Heap::size, which walks every block:
+// 56–77 µs in a gateway under load) and, above the threshold (nearly always under load, young garbage
+// included), process.memoryUsage() (117–199 µs under load): ~200–300 µs per check, ten checks a second,
+// ~3 % of the gateway's CPU at 8 streams (bench/probes/governor-check.ts).
+// And while the process is idle (its JavaScript thread ran less than 2 % of the time since the last
+// check, twice in a row) the checks space out, doubling up to 4× the base period, and come back to it
+// as soon as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
 // heapSize() moves in steps, not with each allocation: it stood still for two to six checks at a time under
 // a steady load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the
 // governor sat at the 4× period most of the time and ran half of its collections as settling ones
@@ -59,7 +62,7 @@
 // JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
 // 0.99 side by side at 8 streams.
 import { readFileSync } from "node:fs";
-import { edenGC, fullGC, heapSize } from "bun:jsc";
+import { edenGC, fullGC } from "bun:jsc";
 
 /**
  * Young (eden) collections paced by work done: each call adds its `weight`, and `collect` runs whenever
@@ -128,6 +131,46 @@ export const threadCpu: CpuClock = (() => {
     return processCpu;
   }
 })();
+/**
+ * `heapUsed` (JSC's size after its last collection, eden or full), read through process.memoryUsage(),
+ * which reads /proc/self/stat for `rss` at every call, only when a collection has run since the last read.
+ * A weakly held sentinel, made anew at every check (`watch`), is gone once any collection has run after
+ * the check that made it. One that survives a collection (promoted while its own check ran) hides that
+ * period's collections only: the next check makes a new one.
+ */
+export class HeapAfterCollections {
+  private sentinel: WeakRef<object> | null = null;
+  private stale = true;
+  private bytes = 0;
+
+  constructor(private readonly read: () => number = () => process.memoryUsage().heapUsed) {}
+
+  /** At every check: notes whether a collection has run since the previous one. */
+  watch(): void {
+    if (this.sentinel !== null && this.sentinel.deref() === undefined) this.stale = true;
+    this.sentinel = sentinel();
+  }
+
+  /** The heap as of the last collection, read again only if one has run since the last read. */
+  used(): number {
+    if (this.stale) this.refresh();
+    return this.bytes;
+  }
+
+  /** Reads it now (after the governor's own collection, which the sentinel would report next). */
+  refresh(): number {
+    this.bytes = this.read();
+    this.stale = false;
+    this.sentinel = sentinel();
+    return this.bytes;
+  }
+}
+
+/** Made outside the caller's frame, so that no stray reference to it stays on the stack. */
+function sentinel(): WeakRef<object> {
+  return new WeakRef({});
+}
+
 /** The longest gap between checks while idle, as a multiple of the base period. */
 const IDLE_BACKOFF = 4;
 
@@ -168,6 +211,7 @@ export function startMemoryGovernor(
 ): MemoryGovernor {
   const allowance = allowanceMb * 1024 * 1024;
   const idle = new IdleCount(cpu);
+  const heap = new HeapAfterCollections();
   let live = 0;
   let checks = 0;
   let collections = 0;
@@ -186,6 +230,7 @@ export function startMemoryGovernor(
     // settling collection: after a load that comes ~200 ms later (the period doubling from the first idle
     // check put it ~300–800 ms after, by when the bench reads the "idle" memory).
     const quiet = idle.check(now) >= 2;
+    heap.watch();
     every = quiet ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
     if (unsettled && quiet && now - last >= minGapMs) {
       // Quiet after collections under load: two checks in a row found the process idle (one was not
@@ -194,7 +239,7 @@ export function startMemoryGovernor(
       unsettled = false;
       settles++;
       collect(gc.settle, now);
-    } else if (heapSize() > live + allowance && now - last >= minGapMs && process.memoryUsage().heapUsed > live + allowance) {
+    } else if (now - last >= minGapMs && heap.used() > live + allowance) {
       unsettled = true;
       collect(gc.underLoad, now);
     }
@@ -202,7 +247,7 @@ export function startMemoryGovernor(
   };
   const collect = (run: () => void, now: number) => {
     run();
-    live = process.memoryUsage().heapUsed;
+    live = heap.refresh();
     last = performance.now();
     totalMs += last - now;
     collections++;

@@ -6,7 +6,7 @@ import { fullGC } from "bun:jsc";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { edenPacer, processCpu, startMemoryGovernor, threadCpu } from "../../../src/platform/memory-governor";
+import { HeapAfterCollections, edenPacer, processCpu, startMemoryGovernor, threadCpu } from "../../../src/platform/memory-governor";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -72,21 +72,28 @@ test("a live heap larger than the allowance is not collected again and again: th
   }
 });
 
-test("a heap below the limit is checked without process.memoryUsage(), which opens /proc/self/stat at each call", async () => {
-  const real = process.memoryUsage;
+test("the heap after collections is read (process.memoryUsage(), which opens /proc/self/stat) only when a collection has run since the last read", async () => {
   let reads = 0;
-  process.memoryUsage = Object.assign(() => {
-    reads++;
-    return real();
-  }, real);
-  const g = startMemoryGovernor(1_000_000, 5, 0);
-  try {
-    await until(() => g.stats().checks >= 5);
-    expect(reads).toBe(0);
-  } finally {
-    g.stop();
-    process.memoryUsage = real;
+  const heap = new HeapAfterCollections(() => ++reads);
+  expect(heap.used()).toBe(1);
+  // Checks with no collection between them read nothing.
+  heap.watch();
+  heap.watch();
+  expect(heap.used()).toBe(1);
+  // A collection after a check: the next check notes it and the next use reads again (a sentinel
+  // that a stray stack slot kept alive only delays this to the check after).
+  for (let i = 0; i < 5 && reads === 1; i++) {
+    await Bun.sleep(1);
+    fullGC();
+    heap.watch();
+    heap.used();
   }
+  expect(reads).toBe(2);
+  expect(heap.used()).toBe(2);
+  // After the governor's own collection it reads at once, and not again for that collection.
+  expect(heap.refresh()).toBe(3);
+  heap.watch();
+  expect(heap.used()).toBe(3);
 });
 
 /** A CPU clock for the governor that the test drives: idle (standing still) until `work()` is called. */
