@@ -43,9 +43,9 @@
 // size after the last collection (O(1)), which changes only when a collection runs; so a check reads it
 // again only when one has run since the last read (HeapAfterCollections below): most checks read nothing.
 // Until session 34 a check first read bun:jsc's heapSize() (JSC's Heap::size, which walks every block:
-// 56–77 µs in a gateway under load) and, above the threshold (nearly always under load, young garbage
-// included), process.memoryUsage() (117–199 µs under load): ~200–300 µs per check, ten checks a second,
-// ~3 % of the gateway's CPU at 8 streams (bench/probes/governor-check.ts).
+// 56–372 µs a call in a gateway under load) and, above the threshold (nearly always under load, young
+// garbage included), process.memoryUsage() (117–412 µs): ~200–800 µs per check, ten checks a second, ~3 %
+// of the gateway's CPU at 8 streams (bench/probes/governor-check.ts); side by side 0.94 per stream at 8.
 // And while the process is idle (its JavaScript thread ran less than 2 % of the time since the last
 // check, twice in a row) the checks space out, doubling up to 4× the base period, and come back to it
 // as soon as it works again. Idleness was read from the heap once (less than 64 KB of growth between checks), but
@@ -131,6 +131,7 @@ export const threadCpu: CpuClock = (() => {
     return processCpu;
   }
 })();
+
 /**
  * `heapUsed` (JSC's size after its last collection, eden or full), read through process.memoryUsage(),
  * which reads /proc/self/stat for `rss` at every call, only when a collection has run since the last read.
