@@ -5,8 +5,8 @@
 // heap is what the last such collection left (before the first one: nothing, so the first threshold is
 // the allowance itself).
 //
-// What the check reads: `heapUsed` is JSC's Heap::size, the bytes that survived the last collection
-// (eden or full) plus extra memory; it does not grow with allocation between collections (measured:
+// What the check reads: `heapUsed` is JSC's size after its last collection, eden or full (Bun reports
+// Heap::sizeAfterLastEdenCollection there); it does not grow with allocation between collections (measured:
 // 3 → 9 MB of capacity allocated while it stayed at 0.1 MB, then it jumped at the next eden collection).
 // So the rule fires when objects promoted by eden collections, old garbage only a full collection frees,
 // pile up past the allowance: young garbage is left to the eden collections. `heapTotal` (the blocks
