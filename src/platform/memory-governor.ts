@@ -203,6 +203,83 @@ class IdleCount {
   }
 }
 
+/** The periodic check (startMemoryGovernor): its state between checks and the collections it runs. */
+class Governor implements MemoryGovernor {
+  private readonly allowance: number;
+  private readonly idle: IdleCount;
+  private readonly heap = new HeapAfterCollections();
+  private live = 0;
+  private checks = 0;
+  private collections = 0;
+  private settles = 0;
+  /** A collection under load ran since the last settling one. */
+  private unsettled = false;
+  private totalMs = 0;
+  private last = -Infinity;
+  private every: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    allowanceMb: number,
+    private readonly checkEveryMs: number,
+    private readonly minGapMs: number,
+    private readonly gc: Collectors,
+    cpu: CpuClock,
+  ) {
+    this.allowance = allowanceMb * 1024 * 1024;
+    this.idle = new IdleCount(cpu);
+    this.every = checkEveryMs;
+    this.arm();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  stats() {
+    const { checks, collections, settles, live, every } = this;
+    return { checks, collections, settles, totalMs: Math.round(this.totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every };
+  }
+
+  // A property named as it is, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
+  private readonly governorCheck = () => {
+    this.checks++;
+    const now = performance.now();
+    // Two idle checks in a row, each one base period apart, before the checks space out and before the
+    // settling collection: after a load that comes ~200 ms later (the period doubling from the first idle
+    // check put it ~300–800 ms after, by when the bench reads the "idle" memory).
+    const quiet = this.idle.check(now) >= 2;
+    this.heap.watch();
+    this.every = quiet ? Math.min(this.every * 2, this.checkEveryMs * IDLE_BACKOFF) : this.checkEveryMs;
+    if (this.unsettled && quiet && now - this.last >= this.minGapMs) {
+      // Quiet after collections under load: two checks in a row found the process idle (one was not
+      // enough when the heap's growth was the sign: 6 of 15 collections during 5,000 streams at 128 were
+      // settling ones, ~27 ms each, with one quiet check; see the note at the top on that sign).
+      this.unsettled = false;
+      this.settles++;
+      this.collect(this.gc.settle, now);
+    } else if (now - this.last >= this.minGapMs && this.heap.used() > this.live + this.allowance) {
+      this.unsettled = true;
+      this.collect(this.gc.underLoad, now);
+    }
+    this.arm();
+  };
+
+  private collect(run: () => void, now: number): void {
+    run();
+    this.live = this.heap.refresh();
+    this.last = performance.now();
+    this.totalMs += this.last - now;
+    this.collections++;
+    this.idle.skipOwnWork();
+  }
+
+  private arm(): void {
+    this.timer = setTimeout(this.governorCheck, this.every);
+    this.timer.unref();
+  }
+}
+
 export function startMemoryGovernor(
   allowanceMb: number,
   checkEveryMs = 100,
@@ -210,57 +287,5 @@ export function startMemoryGovernor(
   gc: Collectors = ENGINE,
   cpu: CpuClock = threadCpu,
 ): MemoryGovernor {
-  const allowance = allowanceMb * 1024 * 1024;
-  const idle = new IdleCount(cpu);
-  const heap = new HeapAfterCollections();
-  let live = 0;
-  let checks = 0;
-  let collections = 0;
-  let settles = 0;
-  /** A collection under load ran since the last settling one. */
-  let unsettled = false;
-  let totalMs = 0;
-  let last = -Infinity;
-  let every = checkEveryMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // A named function, so that profiles (bench/perf-js.ts) show the collections it forces under its name.
-  const governorCheck = () => {
-    checks++;
-    const now = performance.now();
-    // Two idle checks in a row, each one base period apart, before the checks space out and before the
-    // settling collection: after a load that comes ~200 ms later (the period doubling from the first idle
-    // check put it ~300–800 ms after, by when the bench reads the "idle" memory).
-    const quiet = idle.check(now) >= 2;
-    heap.watch();
-    every = quiet ? Math.min(every * 2, checkEveryMs * IDLE_BACKOFF) : checkEveryMs;
-    if (unsettled && quiet && now - last >= minGapMs) {
-      // Quiet after collections under load: two checks in a row found the process idle (one was not
-      // enough when the heap's growth was the sign: 6 of 15 collections during 5,000 streams at 128 were
-      // settling ones, ~27 ms each, with one quiet check; see the note at the top on that sign).
-      unsettled = false;
-      settles++;
-      collect(gc.settle, now);
-    } else if (now - last >= minGapMs && heap.used() > live + allowance) {
-      unsettled = true;
-      collect(gc.underLoad, now);
-    }
-    arm();
-  };
-  const collect = (run: () => void, now: number) => {
-    run();
-    live = heap.refresh();
-    last = performance.now();
-    totalMs += last - now;
-    collections++;
-    idle.skipOwnWork();
-  };
-  const arm = () => {
-    timer = setTimeout(governorCheck, every);
-    timer.unref();
-  };
-  arm();
-  return {
-    stop: () => clearTimeout(timer),
-    stats: () => ({ checks, collections, settles, totalMs: Math.round(totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every }),
-  };
+  return new Governor(allowanceMb, checkEveryMs, minGapMs, gc, cpu);
 }
