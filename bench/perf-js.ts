@@ -111,7 +111,7 @@ try {
   // JSC writes the jitdump through a buffered file: stopped first, the process flushes it at exit (read
   // while it ran, a stream load's dump held only the first few KB, and no JIT'd frame had a name).
   await gw.child.stop();
-  // The largest dump: the gateway re-executes itself at start (allocator-env.ts), and the image before
+  // The largest dump: the gateway re-executes itself at start (runtime-env.ts), and the image before
   // the exec leaves a small dump of its own beside the real one.
   const dump = readdirSync(jd)
     .filter((f) => f.endsWith(".dump"))

@@ -1,11 +1,11 @@
 #!/usr/bin/env bun
-// Entry. `serve` first makes sure the process runs with its runtime settings (platform/allocator-env.ts:
+// Entry. `serve` first makes sure the process runs with its runtime settings (platform/runtime-env.ts:
 // that may re-execute the process, so it comes before the rest of the program loads), then the command
 // runs (cli/run.ts).
 import { startsServer } from "./config/args";
-import { ensureAllocatorSetting } from "./platform/allocator-env";
+import { ensureRuntimeSettings } from "./platform/runtime-env";
 
 const argv = Bun.argv.slice(2);
-if (startsServer(argv)) ensureAllocatorSetting();
+if (startsServer(argv)) ensureRuntimeSettings();
 const { main } = await import("./cli/run");
 main(argv);

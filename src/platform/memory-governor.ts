@@ -183,7 +183,7 @@ class IdleCount {
   private lastAt = performance.now();
   private lastCpu: number;
   /** Checks in a row that found the process idle. */
-  inARow = 0;
+  private inARow = 0;
 
   constructor(private readonly cpu: CpuClock) {
     this.lastCpu = cpu();
@@ -237,8 +237,15 @@ class Governor implements MemoryGovernor {
   }
 
   stats() {
-    const { checks, collections, settles, live, every } = this;
-    return { checks, collections, settles, totalMs: Math.round(this.totalMs), liveMb: Math.round(live / 1024 / 1024), everyMs: every };
+    const { checks, collections, settles } = this;
+    return {
+      checks,
+      collections,
+      settles,
+      totalMs: Math.round(this.totalMs),
+      liveMb: Math.round(this.live / 1024 / 1024),
+      everyMs: this.every,
+    };
   }
 
   // A property named as it is, so that profiles (bench/perf-js.ts) show the collections it forces under its name.

@@ -21,7 +21,7 @@ describe("command line (config/args.ts)", () => {
     expect(tokenizeArgs(["--port", "9000"]).positionals).toEqual([]);
   });
 
-  test("only serve starts the server (and re-executes for the allocator setting); --help prints the usage instead", () => {
+  test("only serve starts the server (and re-executes for its runtime settings); --help prints the usage instead", () => {
     expect(startsServer([])).toBe(true);
     expect(startsServer(["serve", "--port", "9000"])).toBe(true);
     expect(startsServer(["--help"])).toBe(false);

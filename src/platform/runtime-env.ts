@@ -45,7 +45,7 @@ export interface Reexec {
   env: Record<string, string>;
 }
 
-/** What allocatorReexec reads of the running process. */
+/** What runtimeReexec reads of the running process. */
 export interface ProcessView {
   env: Record<string, string | undefined>;
   platform: string;
@@ -62,7 +62,7 @@ export interface ProcessView {
  * platform is not Linux, or the command line or environment cannot be passed on exactly: arguments and
  * variables go back to execve as strings, and bytes that are not UTF-8 would not survive that.
  */
-export function allocatorReexec({ env, platform, execPath, cmdline, checkEnviron }: ProcessView): Reexec | null {
+export function runtimeReexec({ env, platform, execPath, cmdline, checkEnviron }: ProcessView): Reexec | null {
   const missing = Object.keys(RUNTIME_SETTINGS).filter((k) => env[k] === undefined);
   if (platform !== "linux" || missing.length === 0) return null;
   let text: string;
@@ -85,8 +85,8 @@ export function allocatorReexec({ env, platform, execPath, cmdline, checkEnviron
  * Re-executes the process with the runtime settings when it lacks one; returns only when it does not
  * (settings present, not Linux, or execve refused): the server then runs with the defaults.
  */
-export function ensureAllocatorSetting(): void {
-  const plan = allocatorReexec({
+export function ensureRuntimeSettings(): void {
+  const plan = runtimeReexec({
     env: process.env,
     platform: process.platform,
     execPath: process.execPath,

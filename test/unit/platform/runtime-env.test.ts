@@ -1,11 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-  allocatorReexec,
-  GC_TIMER_VAR,
-  PURGE_INTERVAL_MS,
-  PURGE_INTERVAL_VAR,
-  type ProcessView,
-} from "../../../src/platform/allocator-env";
+import { runtimeReexec, GC_TIMER_VAR, PURGE_INTERVAL_MS, PURGE_INTERVAL_VAR, type ProcessView } from "../../../src/platform/runtime-env";
 
 const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   env: { PATH: "/usr/bin", PORT: "8080" },
@@ -16,9 +10,9 @@ const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   ...over,
 });
 
-describe("runtime settings (platform/allocator-env.ts)", () => {
+describe("runtime settings (platform/runtime-env.ts)", () => {
   test("without the variables, the process is started again from its executable with the arguments as given and the variables added", () => {
-    const plan = allocatorReexec(view());
+    const plan = runtimeReexec(view());
     expect(plan).toEqual({
       file: "/usr/local/bin/switchyard",
       args: ["switchyard", "serve", "--port", "8080"],
@@ -28,43 +22,43 @@ describe("runtime settings (platform/allocator-env.ts)", () => {
   });
 
   test("an operator's own values (even the defaults) are kept: no second start when both are set", () => {
-    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100", [GC_TIMER_VAR]: "0" } }))).toBeNull();
-    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "", [GC_TIMER_VAR]: "" } }))).toBeNull();
+    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100", [GC_TIMER_VAR]: "0" } }))).toBeNull();
+    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "", [GC_TIMER_VAR]: "" } }))).toBeNull();
   });
 
   test("with one of the two set by the operator, only the other is added and the operator's value kept", () => {
-    expect(allocatorReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))?.env).toEqual({
+    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))?.env).toEqual({
       [PURGE_INTERVAL_VAR]: "100",
       [GC_TIMER_VAR]: "1",
     });
-    expect(allocatorReexec(view({ env: { [GC_TIMER_VAR]: "0" } }))?.env).toEqual({
+    expect(runtimeReexec(view({ env: { [GC_TIMER_VAR]: "0" } }))?.env).toEqual({
       [GC_TIMER_VAR]: "0",
       [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
     });
   });
 
   test("an argument that is empty or holds spaces survives the round trip through /proc/self/cmdline", () => {
-    const plan = allocatorReexec(view({ cmdline: () => ["bun", "/srv/my app/src/main.ts", "serve", "--name", "", ""].join("\0") }));
+    const plan = runtimeReexec(view({ cmdline: () => ["bun", "/srv/my app/src/main.ts", "serve", "--name", "", ""].join("\0") }));
     expect(plan?.args).toEqual(["bun", "/srv/my app/src/main.ts", "serve", "--name", ""]);
   });
 
   test("variables the environment lists as undefined are left out rather than passed as the text 'undefined'", () => {
-    const plan = allocatorReexec(view({ env: { PATH: "/bin", GONE: undefined } }));
+    const plan = runtimeReexec(view({ env: { PATH: "/bin", GONE: undefined } }));
     expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" });
   });
 
   test("off Linux, or when the command line or environment cannot be read, is empty or is not UTF-8, the process runs on as it is", () => {
-    expect(allocatorReexec(view({ platform: "darwin" }))).toBeNull();
-    expect(allocatorReexec(view({ platform: "win32" }))).toBeNull();
+    expect(runtimeReexec(view({ platform: "darwin" }))).toBeNull();
+    expect(runtimeReexec(view({ platform: "win32" }))).toBeNull();
     const unreadable = () => {
       throw new Error("ENOENT: /proc is not mounted");
     };
-    expect(allocatorReexec(view({ cmdline: unreadable }))).toBeNull();
+    expect(runtimeReexec(view({ cmdline: unreadable }))).toBeNull();
     const notUtf8 = () => {
       throw new TypeError("The encoded data was not valid for encoding utf-8");
     };
-    expect(allocatorReexec(view({ cmdline: notUtf8 }))).toBeNull();
-    expect(allocatorReexec(view({ checkEnviron: notUtf8 }))).toBeNull();
-    expect(allocatorReexec(view({ cmdline: () => "" }))).toBeNull();
+    expect(runtimeReexec(view({ cmdline: notUtf8 }))).toBeNull();
+    expect(runtimeReexec(view({ checkEnviron: notUtf8 }))).toBeNull();
+    expect(runtimeReexec(view({ cmdline: () => "" }))).toBeNull();
   });
 });
