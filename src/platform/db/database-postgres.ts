@@ -35,6 +35,7 @@ export function openPostgres(url: string): Database {
     ...pgInserts,
     tx: (fn) => (orm as unknown as { transaction: (f: (tx: Orm) => Promise<unknown>) => Promise<unknown> }).transaction(fn) as never,
     ledgerReader: () => pgLedgerReader(client),
+    dataVersion: () => null,
     ping: async () => {
       await client`SELECT 1`;
     },

@@ -71,6 +71,7 @@ export function openSqlite(path: string): Database {
     ping: async () => {
       raw.query("SELECT 1").get();
     },
+    dataVersion: () => (raw.query("PRAGMA data_version").get() as { data_version: number }).data_version,
     migrate: () => lock.run(async () => migrateSqlite(raw, applied)),
     pendingMigrations: async () => pendingTags(sqliteMigrations, applied()),
     close: async () => raw.close(),

@@ -56,6 +56,13 @@ export interface Database {
   /** A new incremental reader of the credit ledger (the credit poller's; see LedgerReader). */
   ledgerReader(): LedgerReader;
   ping(): Promise<void>;
+  /**
+   * A number that changes when another connection (the CLI, another process) commits to the database,
+   * and not for this connection's own commits; null where the dialect has none (Postgres), meaning
+   * "unknown: assume changed". SQLite's `PRAGMA data_version`. Lets the hot-path stores skip their
+   * periodic re-read when nothing was written elsewhere (management/module.ts).
+   */
+  dataVersion(): number | null;
   migrate(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;

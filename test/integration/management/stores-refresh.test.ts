@@ -1,5 +1,6 @@
-// The hot-path stores heal on their own: a change committed by another process (here: straight to the
-// database) reaches routing within a few refresh intervals, without any call through this process.
+// The hot-path stores heal on their own: a change committed by another process (here: through a second
+// connection, straight to the database) reaches routing within a few refresh intervals, without any call
+// through this process; on SQLite, ticks with nothing committed elsewhere skip the re-read.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { makeTestDb, testDatabaseKinds, type TestDb } from "../../support/databases";
 import { openDatabase, type Database } from "../../../src/platform/db/database";
@@ -29,12 +30,15 @@ for (const kind of kinds) {
   describe(`store refresh on ${kind}`, () => {
     let testDb: TestDb;
     let db: Database;
+    /** Another connection to the same database: what the CLI or another instance writes through. */
+    let elsewhere: Database;
     let m: Management;
     const master = { bytes: randomBytes(32), id: "test-master" };
     beforeAll(async () => {
       testDb = makeTestDb(kind);
       db = await openDatabase(testDb.url);
       await db.migrate();
+      elsewhere = await openDatabase(testDb.url);
       const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
       m = createManagement({
         db,
@@ -50,16 +54,17 @@ for (const kind of kinds) {
     });
     afterAll(async () => {
       m.stop();
+      await elsewhere.close();
       await db.close();
       await testDb.cleanup();
     });
 
     test("routing defaults and BYOK keys written elsewhere become visible without a call", async () => {
       const ws = crypto.randomUUID();
-      await db.tx((o) => m.repos.routingDefaults.patch(o, ws, { optimize: "balanced", allow_fallbacks: false }, Date.now()));
+      await elsewhere.tx((o) => m.repos.routingDefaults.patch(o, ws, { optimize: "balanced", allow_fallbacks: false }, Date.now()));
       const id = newId();
       const now = Date.now();
-      await db.orm.insert(db.t.byokKeys).values({
+      await elsewhere.orm.insert(elsewhere.t.byokKeys).values({
         id,
         workspaceId: ws,
         provider: "alpha",
@@ -79,9 +84,27 @@ for (const kind of kinds) {
       expect(m.routingDefaults.get(ws).allow_fallbacks).toBe(false);
       expect(m.byok.defaultKeyFor(ws, "alpha")).toEqual({ byokKeyId: id, secret: "sk-elsewhere-0123456789", accountTier: "free" });
       // And removals heal too.
-      await db.tx((o) => m.repos.routingDefaults.clear(o, ws));
-      await db.tx((o) => m.repos.byok.remove(o, ws, id));
+      await elsewhere.tx((o) => m.repos.routingDefaults.clear(o, ws));
+      await elsewhere.tx((o) => m.repos.byok.remove(o, ws, id));
       await until(() => m.routingDefaults.stored(ws) === undefined && m.byok.defaultKeyFor(ws, "alpha") === null);
+    });
+
+    test("on SQLite a refresh tick re-reads only after another connection committed; this connection's own writes do not count", async () => {
+      m.stop(); // the ticks are driven by hand here
+      try {
+        await m.refresh(true);
+        // This connection's own commits (the record writer's, the API's) apply to the stores directly.
+        await db.tx((o) => m.repos.routingDefaults.patch(o, crypto.randomUUID(), { optimize: "balanced" }, Date.now()));
+        // Postgres has no version to compare: every tick re-reads.
+        expect(await m.refresh()).toBe(kind !== "sqlite");
+        const ws = crypto.randomUUID();
+        await elsewhere.tx((o) => m.repos.routingDefaults.patch(o, ws, { optimize: "balanced" }, Date.now()));
+        expect(await m.refresh()).toBe(true);
+        expect(m.routingDefaults.get(ws).optimize).toBe("balanced");
+        expect(await m.refresh()).toBe(kind !== "sqlite");
+      } finally {
+        await m.start();
+      }
     });
 
     test("a key sealed under another master key is skipped, not fatal", async () => {
