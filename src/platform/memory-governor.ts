@@ -53,7 +53,7 @@
 // a steady load (a probe allocating ~1 MB per 100 ms saw 0 KB, 0, 0, then 1.4 MB), so under 8 streams the
 // governor sat at the 4× period most of the time and ran half of its collections as settling ones
 // (Bun.gc(true), which hands memory back to be faulted in again) in the middle of the load: 2 of 4 per 2,000
-// streams, 94 checks in ~30 s. The JavaScript thread's own CPU time (threadCpu below, ~2 µs a
+// streams, 94 checks in ~30 s. The JavaScript thread's own CPU time (thread-cpu.ts, ~2 µs a
 // read) tells a working process from an idle one whatever its heap does; the whole process's would not:
 // after a load the allocator's scavenger (7–9 ms a pass, once a second) and the collector's threads kept it
 // above 2 % in one check of two or three, and the settling collection came 1–2 s late or not at all.
@@ -61,7 +61,7 @@
 // now ~3.5 (2.5 with a 16× back-off, but a governor that slow to wake let the peak under a 128-connection
 // JSON load that follows a pause rise from ~120 to ~132 MB: 4× kept it at 117–118). Under load: the same,
 // 0.99 side by side at 8 streams.
-import { readFileSync } from "node:fs";
+import { threadCpu, type CpuClock } from "./thread-cpu";
 import { edenGC, fullGC } from "bun:jsc";
 
 /**
@@ -110,43 +110,6 @@ const ENGINE: Collectors = { underLoad: () => void fullGC(), settle: () => Bun.g
 
 /** Share of the time since the last check that the JavaScript thread ran, below which the process counts as idle. */
 const IDLE_CPU_SHARE = 0.02;
-
-/** The CPU time used so far, in µs: the JavaScript thread's (threadCpu below) unless a test gives its own. */
-export type CpuClock = () => number;
-
-export const processCpu: CpuClock = () => {
-  const c = process.cpuUsage();
-  return c.user + c.system;
-};
-
-/**
- * The calling thread's CPU time: Bun's process.threadCpuUsage() (one getrusage(RUSAGE_THREAD) call, ~2 µs)
- * where it has it; else /proc/thread-self/schedstat's first field (ns) on Linux; the process's elsewhere.
- * The schedstat read (open, read, close of a /proc file) cost ~14 µs in a loop and, in the gateway at 8
- * streams on a slow VM, ~1.2 % of the JavaScript thread's samples at ten checks a second (bench notes,
- * session 37).
- */
-export const threadCpu: CpuClock = (() => {
-  const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
-  const byCall = usage
-    ? () => {
-        const c = usage.call(process);
-        return c.user + c.system;
-      }
-    : null;
-  const path = "/proc/thread-self/schedstat";
-  const byFile = () => Number(readFileSync(path, "latin1").split(" ", 1)[0]) / 1000;
-  for (const read of byCall ? [byCall, byFile] : [byFile]) {
-    try {
-      // A running thread has run: a zero (a sandbox's stub /proc) would make the process look idle forever.
-      const now = read();
-      if (Number.isFinite(now) && now > 0) return read;
-    } catch {
-      // the next way, or the process's clock
-    }
-  }
-  return processCpu;
-})();
 
 /**
  * `heapUsed` (JSC's size after its last collection, eden or full), read through process.memoryUsage(),

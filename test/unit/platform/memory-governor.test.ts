@@ -6,7 +6,8 @@ import { fullGC } from "bun:jsc";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HeapAfterCollections, edenPacer, processCpu, startMemoryGovernor, threadCpu } from "../../../src/platform/memory-governor";
+import { HeapAfterCollections, edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
+import { processCpu, threadCpu } from "../../../src/platform/thread-cpu";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
