@@ -1,6 +1,12 @@
 // The bench's measured loads (bench/run.ts): each load runs every target in alternating rounds, in an order
 // rotated each round, and charges each round's CPU of the target's process, read once the work the round
 // leaves behind has run; the steal while a load's rounds ran goes beside its figures.
+//
+// Each load starts with a lead-in round of every target that is not counted: what the previous load left
+// behind (the heap and allocator pages of 128 JSON connections handed back, the JIT's recompiles of code
+// idle since the warm-up) was paid in the next load's first round, which was the dearest of the 8-stream
+// load in 7 of 12 full runs for Switchyard, often for the minimal proxy too (bench/NOTES.md, sessions 37
+// and 39). A load's rows are its steady state; the transition belongs to no load.
 import { runJson, runStreams, type Target, type TargetName } from "./load";
 import { cpuMicrosBetween, cpuSample, machineTicks, stealPercent } from "./procs";
 import { percentile, type JsonTargetResult, type StreamTargetResult } from "./report";
@@ -11,9 +17,12 @@ const SETTLE_MS = 300;
 
 /** How many rounds, and how much load per round and target. */
 export interface RoundPlan {
+  /** Rounds of each JSON load. */
   rounds: number;
   jsonPerRound: number;
   streamsPerRound: Record<8 | 32 | 128, number>;
+  /** Rounds of each stream load (a multiple of the four targets, see run.ts). */
+  streamRounds: Record<8 | 32 | 128, number>;
 }
 
 /** One load's targets, with the steal while its rounds ran. */
@@ -57,8 +66,17 @@ async function measured<R extends { count: number }>(t: Target, tally: CpuTally,
   return run;
 }
 
+/** The lead-in round: every target once under the load, nothing counted but failures. */
+async function leadIn(targets: Record<TargetName, Target>, run: (t: Target) => Promise<string | undefined>, failures: string[]) {
+  for (const name of NAMES) {
+    const failure = await run(targets[name]);
+    if (failure) failures.push(`${name} lead-in round: ${failure}`);
+  }
+}
+
 export async function measureJson(targets: Record<TargetName, Target>, concurrency: number, plan: RoundPlan, failures: string[]) {
   const acc = Object.fromEntries(NAMES.map((n) => [n, { lat: [] as number[], wall: 0, count: 0, errors: 0, cpu: new CpuTally() }]));
+  await leadIn(targets, async (t) => (await runJson(t, plan.jsonPerRound, concurrency)).firstError, failures);
   for (let r = 0; r < plan.rounds; r++) {
     for (const name of order(r)) {
       const t = targets[name];
@@ -90,11 +108,13 @@ export async function measureStreams(targets: Record<TargetName, Target>, concur
   const acc = Object.fromEntries(
     NAMES.map((n) => [n, { ttfb: [] as number[], total: [] as number[], count: 0, complete: 0, cpu: new CpuTally() }]),
   );
-  for (let r = 0; r < plan.rounds; r++) {
+  const perRound = plan.streamsPerRound[concurrency];
+  await leadIn(targets, async (t) => (await runStreams(t, perRound, concurrency)).firstFailure, failures);
+  for (let r = 0; r < plan.streamRounds[concurrency]; r++) {
     for (const name of order(r)) {
       const t = targets[name];
       const a = acc[name]!;
-      const run = await measured(t, a.cpu, () => runStreams(t, plan.streamsPerRound[concurrency], concurrency));
+      const run = await measured(t, a.cpu, () => runStreams(t, perRound, concurrency));
       a.ttfb.push(...run.ttfb);
       a.total.push(...run.total);
       a.count += run.count;
