@@ -53,10 +53,11 @@ const S = quick
       // (2.4 s) a round's ratio spread 1.06–1.87 in one run; 240 per round, eight rounds, is 2.4× the streams.
       jsonPerRound: 12_000,
       streamsPerRound: { 8: 240, 32: 384, 128: 1536 },
-      // Sixteen at 8 streams: its rounds' ratios spread ~±0.3 around the run's (0.83–2.13 over the full runs
-      // of sessions 37–38), so eight left the row's ratio ±0.1 from run to run, as much as its margin under
-      // the target; twice the rounds halve the variance (~2 more minutes: the load is the lightest).
-      streamRounds: { 8: 16, 32: 8, 128: 8 },
+      // Sixteen at 8 and 32 streams: their rounds' ratios spread ~±0.3 around the run's (0.83–2.13 at 8 over
+      // the full runs of sessions 37–38, 0.78–2.32 at 32 in session 39's), so eight left a row's ratio ±0.1
+      // from run to run, as much as its margin under the target; twice the rounds halve the variance (~3 more
+      // minutes). At 128 streams the rounds agree within ~±0.1: eight are enough.
+      streamRounds: { 8: 16, 32: 16, 128: 8 },
       memRounds: 10,
       memStreams: 256,
       starts: 3,
@@ -153,7 +154,7 @@ async function main(): Promise<number> {
       machine: machine(),
       settings: {
         rounds: S.rounds,
-        roundsAt8Streams: S.streamRounds[8],
+        roundsAt8And32Streams: S.streamRounds[8],
         jsonPerRound: S.jsonPerRound,
         ttftMs: TTFT_MS,
         gapMs: GAP_MS,
