@@ -166,7 +166,7 @@ export function renderMarkdown(r: Results): string {
         ? ""
         : ` Steal while the loads ran: ${m.stealPercent.toFixed(1)} % of the machine's CPU time${stealWarning(m.stealPercent)}.`),
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
-      `${s.rounds} alternating rounds per load (${s.roundsAt8And32Streams ?? s.rounds} at 8 and 32 streams; order rotated each round), each load after a lead-in round of every target that is not counted; CPU of the proxy process (its threads' run time from /proc/<pid>/task/*/schedstat, in ns; utime+stime ticks when a thread ended), summed over the rounds. ` +
+      `${s.rounds} alternating rounds per load (${s.streamRounds ?? s.rounds} at 8 / 32 / 128 streams; order rotated each round), each load after a lead-in round of every target that is not counted; CPU of the proxy process (its threads' run time from /proc/<pid>/task/*/schedstat, in ns; utime+stime ticks when a thread ended), summed over the rounds. ` +
       `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model. ` +
       `The minimal JS proxy (bench/minimal-proxy.ts, on Switchyard's socket client) is a reference, not a target: it parses every SSE event and re-serialises it and does nothing else, the floor a gateway that reads each chunk in JavaScript starts from.`,
     ...(s.gatewayEnv ? [`Experiment: the gateway ran with ${s.gatewayEnv} in its environment.`] : []),

@@ -6,7 +6,7 @@
 // behind (the heap and allocator pages of 128 JSON connections handed back, the JIT's recompiles of code
 // idle since the warm-up) was paid in the next load's first round, which was the dearest of the 8-stream
 // load in 7 of 12 full runs for Switchyard, often for the minimal proxy too (bench/NOTES.md, sessions 37
-// and 39). A load's rows are its steady state; the transition belongs to no load.
+// to 39). A load's rows are its steady state; the transition belongs to no load.
 import { runJson, runStreams, type Target, type TargetName } from "./load";
 import { cpuMicrosBetween, cpuSample, machineTicks, stealPercent } from "./procs";
 import { percentile, type JsonTargetResult, type StreamTargetResult } from "./report";

@@ -154,7 +154,7 @@ async function main(): Promise<number> {
       machine: machine(),
       settings: {
         rounds: S.rounds,
-        roundsAt8And32Streams: S.streamRounds[8],
+        streamRounds: `${S.streamRounds[8]} / ${S.streamRounds[32]} / ${S.streamRounds[128]}`,
         jsonPerRound: S.jsonPerRound,
         ttftMs: TTFT_MS,
         gapMs: GAP_MS,
