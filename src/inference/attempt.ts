@@ -88,7 +88,8 @@ export async function send(
     else deps.aborts.release(watch);
     if (response.ok) return { ok: true, response, text: limits.readBody ? await response.text() : null };
     const text = await response.text().catch(() => "");
-    return { ok: false, error: plan.adapter.classifyError(response.status, text, response.headers), cancelled: false };
+    const error = plan.adapter.classifyError(response.status, text, response.headers, plan.target.apiKey);
+    return { ok: false, error, cancelled: false };
   } catch (err) {
     return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: client.signal.aborted };
   } finally {

@@ -203,8 +203,8 @@ export interface ProviderAdapter {
    * pipeline can drive decode, translate and encode in one pass per network chunk (inference/upstream-events.ts).
    */
   streamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & Partial<PlainChoiceReader>;
-  /** Maps an upstream non-2xx answer to an UpstreamError (message never carries a credential). */
-  classifyError(status: number, bodyText: string, headers: Headers): UpstreamError;
+  /** Maps an upstream non-2xx answer to an UpstreamError; the message never carries `credential` (the key the attempt sent). */
+  classifyError(status: number, bodyText: string, headers: Headers, credential?: string | null): UpstreamError;
   /** Checks a credential against the provider (BYOK): cheap authenticated call, bounded by timeoutMs. */
   validateCredential(baseUrl: string, apiKey: string, timeoutMs: number, fetchImpl?: typeof fetch): Promise<CredentialCheck>;
 }

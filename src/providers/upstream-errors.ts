@@ -6,10 +6,22 @@ import type { UpstreamError, UpstreamErrorCode } from "./types";
 
 const MAX_MESSAGE_CHARS = 500;
 
-export function classifyStatus(status: number, message: string, headers: Headers, now: number = Date.now()): UpstreamError {
+/**
+ * Every upstream error (a non-2xx answer or a mid-stream error event) becomes an UpstreamError here.
+ * `credential` is the key the attempt sent (platform or BYOK): it is cut out of the message exactly,
+ * whatever the provider wrapped it in, before the heuristic below and before the message is shortened.
+ */
+export function classifyStatus(
+  status: number,
+  message: string,
+  headers: Headers,
+  credential: string | null = null,
+  now: number = Date.now(),
+): UpstreamError {
   const { code, retryable } = statusRule(status);
   if (status >= 300 && status < 400) message = redirectMessage(status, headers.get("location"));
-  const error: UpstreamError = { code, status, retryable, message: redactSecrets(message).slice(0, MAX_MESSAGE_CHARS) };
+  const safe = redactSecrets(withoutCredential(message, credential));
+  const error: UpstreamError = { code, status, retryable, message: safe.slice(0, MAX_MESSAGE_CHARS) };
   const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
   if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
   return error;
@@ -39,13 +51,25 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Math.max(0, at - now);
 }
 
+/** Shorter than this a credential is a word, and cutting it out would garble the message (no provider issues such keys). */
+const MIN_CREDENTIAL_CHARS = 8;
+
+/** `text` without the credential, as sent and in the encodings a provider may quote it in (URL, JSON). */
+export function withoutCredential(text: string, credential: string | null | undefined): string {
+  if (!credential || credential.length < MIN_CREDENTIAL_CHARS) return text;
+  const forms = new Set([credential, encodeURIComponent(credential), JSON.stringify(credential).slice(1, -1)]);
+  for (const form of forms) text = text.split(form).join("[redacted]");
+  return text;
+}
+
 /**
  * Masks anything that looks like a credential. Providers echo part of a rejected key
  * ("Incorrect API key provided: sk-abc…xyz"), and the message goes to clients and logs.
  */
 export function redactSecrets(text: string): string {
+  // Split at spaces and at JSON / query punctuation, so `key=sk-…` and `{"key":"sk-…"}` are seen as words.
   return text
-    .split(/(\s+)/)
+    .split(/([\s"'`=&{}[\](),]+)/)
     .map((word) => (looksLikeSecret(word) ? "[redacted]" : word))
     .join("");
 }

@@ -14,8 +14,8 @@ export const anthropicAdapter: ProviderAdapter = {
   parseResponse: parseAnthropicResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), anthropicStreamTranslator(target)),
   streamTransformer: (target) => anthropicStreamTransformer(target),
-  classifyError(status, bodyText, headers) {
-    return classifyStatus(status, anthropicError(tryParseJson(bodyText))?.message ?? genericMessage(status), headers);
+  classifyError(status, bodyText, headers, credential = null) {
+    return classifyStatus(status, anthropicError(tryParseJson(bodyText))?.message ?? genericMessage(status), headers, credential);
   },
   validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl = fetch) {
     const root = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;

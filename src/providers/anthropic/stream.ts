@@ -21,6 +21,8 @@ interface AnthropicStreamState {
   toolIndexByBlock: Map<number, number>;
   usageSent: boolean;
   failed: boolean;
+  /** The key the attempt sent: an error event never carries it on (upstream-errors.ts). */
+  credential: string | null;
 }
 
 export function anthropicStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
@@ -32,6 +34,7 @@ export function anthropicStreamTransformer(target: UpstreamTarget): Transformer<
     toolIndexByBlock: new Map(),
     usageSent: false,
     failed: false,
+    credential: target.apiKey,
   };
   return {
     start() {},
@@ -104,7 +107,9 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
       state.failed = true;
       const error = anthropicError(data);
       const status = anthropicErrorStatus(error?.type);
-      return [{ type: "error", error: classifyStatus(status, error?.message ?? "Upstream stream failed", new Headers()) }];
+      return [
+        { type: "error", error: classifyStatus(status, error?.message ?? "Upstream stream failed", new Headers(), state.credential) },
+      ];
     }
     default:
       return []; // ping, content_block_stop, thinking deltas, and event types added after this was written

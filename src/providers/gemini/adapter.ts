@@ -15,13 +15,13 @@ export const geminiAdapter: ProviderAdapter = {
   parseResponse: parseGeminiResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), geminiStreamTranslator(target)),
   streamTransformer: (target) => geminiStreamTransformer(target),
-  classifyError(status, bodyText, headers) {
+  classifyError(status, bodyText, headers, credential = null) {
     const error = geminiError(tryParseJson(bodyText));
     const message = error?.message ?? genericMessage(status);
     // A rejected key is a 400 on Gemini; classify it as the credential failure it is.
     const classified = isInvalidKeyError(error)
-      ? { ...classifyStatus(401, message, headers), status }
-      : classifyStatus(status, message, headers);
+      ? { ...classifyStatus(401, message, headers, credential), status }
+      : classifyStatus(status, message, headers, credential);
     if (classified.retryAfterMs === undefined) {
       const delay = retryDelayMs(error);
       if (delay !== undefined) classified.retryAfterMs = delay;

@@ -31,6 +31,8 @@ interface GeminiStreamState {
   candidates: Map<number, CandidateState>;
   usageWire: GeminiUsageWire | undefined;
   failed: boolean;
+  /** The key the attempt sent: an error event never carries it on (upstream-errors.ts). */
+  credential: string | null;
 }
 
 export function geminiStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
@@ -42,6 +44,7 @@ export function geminiStreamTransformer(target: UpstreamTarget): Transformer<Sse
     candidates: new Map(),
     usageWire: undefined,
     failed: false,
+    credential: target.apiKey,
   };
   return {
     start() {},
@@ -57,7 +60,10 @@ export function geminiStreamTransformer(target: UpstreamTarget): Transformer<Sse
       if (error) {
         state.failed = true;
         const status = error.code !== undefined && error.code >= 400 && error.code < 600 ? error.code : 500;
-        controller.enqueue({ type: "error", error: classifyStatus(status, error.message ?? "Upstream stream failed", new Headers()) });
+        controller.enqueue({
+          type: "error",
+          error: classifyStatus(status, error.message ?? "Upstream stream failed", new Headers(), state.credential),
+        });
         return;
       }
       for (const out of translateResponse(state, data as GeminiResponseWire)) controller.enqueue(out);

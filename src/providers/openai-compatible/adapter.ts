@@ -15,8 +15,8 @@ export const openAICompatibleAdapter: ProviderAdapter = {
   parseResponse: parseOpenAIResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), openAIStreamTranslator(target)),
   streamTransformer: (target) => openAIStreamTransformer(target),
-  classifyError(status, bodyText, headers) {
-    return classifyStatus(status, openAIErrorMessage(tryParseJson(bodyText)) ?? genericMessage(status), headers);
+  classifyError(status, bodyText, headers, credential = null) {
+    return classifyStatus(status, openAIErrorMessage(tryParseJson(bodyText)) ?? genericMessage(status), headers, credential);
   },
   validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl = fetch) {
     return probeCredential({

@@ -51,7 +51,7 @@ class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceRea
     const wire = chunk as OpenAIResponseWire;
     if (wire.error !== undefined && wire.error !== null) {
       this.failed = true;
-      controller.enqueue({ type: "error", error: midStreamError(wire) });
+      controller.enqueue({ type: "error", error: midStreamError(wire, this.target.apiKey) });
       return;
     }
     const usage = wire.usage ?? wire.x_groq?.usage;
@@ -110,10 +110,10 @@ function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
 }
 
 /** OpenRouter and others send `{"error": {"code": 502, "message": …}}` as a chunk after a 200. */
-function midStreamError(wire: OpenAIResponseWire) {
+function midStreamError(wire: OpenAIResponseWire, credential: string | null) {
   const code = isRecord(wire.error) ? wire.error.code : undefined;
   const status = typeof code === "number" && code >= 400 && code < 600 ? code : 502;
-  return classifyStatus(status, openAIErrorMessage(wire) ?? "Upstream stream failed", new Headers());
+  return classifyStatus(status, openAIErrorMessage(wire) ?? "Upstream stream failed", new Headers(), credential);
 }
 
 /** The same transformer as a TransformStream (for pipeThrough). */

@@ -15,7 +15,7 @@ export const openAIResponsesAdapter: ProviderAdapter = {
   parseResponse: parseResponsesResponse,
   streamTransform: (target) => chainTransforms(sseDecoder(), responsesStreamTranslator(target)),
   streamTransformer: (target) => responsesStreamTransformer(target),
-  classifyError: (status, bodyText, headers) => openAICompatibleAdapter.classifyError(status, bodyText, headers),
+  classifyError: (status, bodyText, headers, credential) => openAICompatibleAdapter.classifyError(status, bodyText, headers, credential),
   validateCredential: (baseUrl, apiKey, timeoutMs, fetchImpl) =>
     openAICompatibleAdapter.validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl),
 };

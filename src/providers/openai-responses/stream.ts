@@ -39,6 +39,8 @@ interface ResponsesStreamState {
   usageSent: boolean;
   /** After an error nothing else from upstream is trusted. */
   failed: boolean;
+  /** The key the attempt sent: an error event never carries it on (upstream-errors.ts). */
+  credential: string | null;
 }
 
 export function responsesStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
@@ -53,6 +55,7 @@ export function responsesStreamTransformer(target: UpstreamTarget): Transformer<
     usage: null,
     usageSent: false,
     failed: false,
+    credential: target.apiKey,
   };
   return {
     start() {},
@@ -118,11 +121,11 @@ function translateEvent(state: ResponsesStreamState, type: string | undefined, d
       state.failed = true;
       const response = adoptResponse(state, data.response);
       if (response.usage) state.usage = responsesUsage(response.usage);
-      return [errorEvent(response.error)];
+      return [errorEvent(state, response.error)];
     }
     case "error":
       state.failed = true;
-      return [errorEvent(responsesError(data))];
+      return [errorEvent(state, responsesError(data))];
     default:
       return [];
   }
@@ -171,9 +174,9 @@ function functionCallEnd(state: ResponsesStreamState, data: Record<string, unkno
   return [...out, { tool_calls: [{ index: toolIndex, function: { arguments: item.arguments } }] }];
 }
 
-function errorEvent(error: { code?: string | null; message?: string } | null | undefined): StreamEvent {
+function errorEvent(state: ResponsesStreamState, error: { code?: string | null; message?: string } | null | undefined): StreamEvent {
   const status = responsesErrorStatus(error?.code);
-  return { type: "error", error: classifyStatus(status, error?.message ?? "Upstream stream failed", new Headers()) };
+  return { type: "error", error: classifyStatus(status, error?.message ?? "Upstream stream failed", new Headers(), state.credential) };
 }
 
 /** The same transformer as a TransformStream (for pipeThrough). */
