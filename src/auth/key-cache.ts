@@ -28,6 +28,8 @@ export class ApiKeyCache {
   private readonly negative = new Map<string, number>();
   private readonly touched = new Map<string, number>();
   private touchTimer: ReturnType<typeof setInterval> | undefined;
+  /** Counts put()/evictById() calls: a load that saw it move while reading holds a row older than the change. */
+  private changes = 0;
 
   constructor(private readonly repo: ApiKeyRepo) {}
 
@@ -51,8 +53,10 @@ export class ApiKeyCache {
 
   /** A miss or a stale entry: read the row, then answer. */
   private async load(hash: string, entry: Entry | undefined, now: number): Promise<KeyCheck> {
+    const seen = this.changes;
     if (!entry) {
       const found = await this.repo.byHash(hash);
+      if (this.changes !== seen) return this.afterChange(hash, now);
       if (!found) {
         if (this.negative.size >= MAX_NEGATIVE) this.negative.clear();
         this.negative.set(hash, now);
@@ -64,10 +68,22 @@ export class ApiKeyCache {
     } else {
       // Stale: re-read before answering. If the database is unreachable the entry we have is the best answer.
       const row = await this.repo.byHash(hash).catch(() => entry!.row);
+      if (this.changes !== seen) return this.afterChange(hash, now);
       entry = { row: row ?? null, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
     }
     return this.answer(entry, now);
+  }
+
+  /**
+   * A revocation (or any change) reached the cache while the row was being read: the change wins over
+   * the row read before it. An evicted key is read once more, and not cached.
+   */
+  private async afterChange(hash: string, now: number): Promise<KeyCheck> {
+    const current = this.byHash.get(hash);
+    if (current) return this.answer(current, now);
+    const row = await this.repo.byHash(hash);
+    return this.answer({ row: row ?? null, loadedAt: now, refreshing: false }, now);
   }
 
   private answer(entry: Entry, now: number): KeyCheck {
@@ -95,11 +111,13 @@ export class ApiKeyCache {
 
   /** Applies a change made through this process (or announced by another instance) at once. */
   put(row: ApiKeyRow): void {
+    this.changes++;
     this.negative.delete(row.keyHash);
     this.byHash.set(row.keyHash, { row, loadedAt: Date.now(), refreshing: false });
   }
 
   evictById(id: string): void {
+    this.changes++;
     for (const [hash, e] of this.byHash) if (e.row?.id === id) this.byHash.delete(hash);
   }
 
