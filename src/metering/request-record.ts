@@ -39,6 +39,8 @@ export interface RequestRecord {
   userId: string | null;
   tags: string[] | null;
   customFields: Record<string, string> | null;
+  /** The tokens and cost are the gateway's estimate (the upstream never reported usage); stored as false when absent. */
+  usageEstimated?: boolean;
   /**
    * Debit the workspace's credits for this attempt (platform credential, credits enforced or not).
    * Not stored: it tells the writer to add a ledger row for a final attempt with cost > 0.
@@ -78,6 +80,7 @@ export function toRow(r: RequestRecord): RequestRecordRow {
     userId: r.userId,
     tags: r.tags === null ? null : JSON.stringify(r.tags),
     customFields: r.customFields === null ? null : JSON.stringify(r.customFields),
+    usageEstimated: r.usageEstimated ?? false,
   };
 }
 

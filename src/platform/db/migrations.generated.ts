@@ -47,6 +47,14 @@ export const sqliteMigrations: EmbeddedMigration[] = [
   "statements": [
    "-- The SQLite credit poller reads rows after the last rowid it saw (ledger-reader-sqlite.ts): an index on\n-- created_at alone was written with every record batch and read by nothing (Postgres dropped its own in 0001).\nDROP INDEX `ledger_created_idx`;"
   ]
+ },
+ {
+  "tag": "0003_dead_letter_usage_estimated",
+  "statements": [
+   "CREATE TABLE `dead_letter_records` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`request_id` text NOT NULL,\n\t`workspace_id` text NOT NULL,\n\t`record` text NOT NULL,\n\t`error` text NOT NULL,\n\t`created_at` integer NOT NULL\n);",
+   "CREATE INDEX `dlr_ws_created_idx` ON `dead_letter_records` (`workspace_id`,`created_at`);",
+   "ALTER TABLE `request_records` ADD `usage_estimated` integer DEFAULT false NOT NULL;"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -90,6 +98,14 @@ export const postgresMigrations: EmbeddedMigration[] = [
   "tag": "0002_records_seq",
   "statements": [
    "ALTER TABLE \"request_records\" ADD COLUMN \"seq\" bigserial NOT NULL;"
+  ]
+ },
+ {
+  "tag": "0003_dead_letter_usage_estimated",
+  "statements": [
+   "CREATE TABLE \"dead_letter_records\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"request_id\" text NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"record\" text NOT NULL,\n\t\"error\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL\n);",
+   "ALTER TABLE \"request_records\" ADD COLUMN \"usage_estimated\" boolean DEFAULT false NOT NULL;",
+   "CREATE INDEX \"dlr_ws_created_idx\" ON \"dead_letter_records\" USING btree (\"workspace_id\",\"created_at\");"
   ]
  }
 ];

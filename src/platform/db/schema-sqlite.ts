@@ -122,8 +122,30 @@ export const requestRecords = sqliteTable(
     userId: text("user_id"),
     tags: text("tags"),
     customFields: text("custom_fields"),
+    /** True when the tokens (and so the cost) are the gateway's estimate, not the upstream's usage report. */
+    usageEstimated: bool("usage_estimated").notNull().default(false),
   },
   (t) => [index("rr_ws_created_idx").on(t.workspaceId, t.createdAt), index("rr_ws_request_idx").on(t.workspaceId, t.requestId)],
+);
+
+/**
+ * Request records the database refused (e.g. a NUL byte Postgres text cannot hold), set aside by the
+ * record writer so that the rest of their batch is written. Never retried; kept for operators.
+ */
+export const deadLetterRecords = sqliteTable(
+  "dead_letter_records",
+  {
+    /** The record's server-generated id: dead-lettering the same record twice keeps one row. */
+    id: text("id").primaryKey(),
+    requestId: text("request_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    /** The whole record as JSON text, with NUL escaped as the text \u0000 so any database can hold it. */
+    record: text("record").notNull(),
+    /** The database's error message. */
+    error: text("error").notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (t) => [index("dlr_ws_created_idx").on(t.workspaceId, t.createdAt)],
 );
 
 export const usageRollups = sqliteTable(

@@ -1,0 +1,11 @@
+CREATE TABLE `dead_letter_records` (
+	`id` text PRIMARY KEY NOT NULL,
+	`request_id` text NOT NULL,
+	`workspace_id` text NOT NULL,
+	`record` text NOT NULL,
+	`error` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `dlr_ws_created_idx` ON `dead_letter_records` (`workspace_id`,`created_at`);--> statement-breakpoint
+ALTER TABLE `request_records` ADD `usage_estimated` integer DEFAULT false NOT NULL;
