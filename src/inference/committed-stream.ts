@@ -2,8 +2,9 @@
 // Each network read of the upstream is decoded and translated as it arrives (upstream-events.ts), and
 // the drain here encodes and writes what it brought at once, in the same callback (never buffering to
 // the end, no promise per read); it enforces the idle and total timeouts, writes SSE keep-alive
-// comments during silences, settles the attempt exactly once, and aborts the upstream request when
-// the client goes away. The plain content chunks a read starts with skip decoding, translation and
+// comments during silences, settles the attempt exactly once. When the client goes away after content
+// the upstream is read on, unwritten, for its usage within a bound (clientGoneDrainMs), then cancelled;
+// a stream settled without its usage is charged an estimate (usage-estimate.ts). The plain content chunks a read starts with skip decoding, translation and
 // encoding (upstream-events.ts passThrough): their choices' bytes are framed by the client wire and
 // written as they came; the rest of the read takes the full path.
 import type { DeltaEvent, PlainChoiceFramer, UpstreamError, Usage } from "../providers/types";
@@ -11,12 +12,13 @@ import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { transportError, type AttemptPlan } from "./attempt";
-import { buildRecord, ZERO_USAGE } from "./record";
+import { buildRecord } from "./record";
 import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
 import type { NextEvent, UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
 import { copyRange } from "../platform/bytes";
+import { estimatedUsage, OutputCount } from "./usage-estimate";
 
 export type Delta = DeltaEvent;
 
@@ -50,6 +52,9 @@ interface DirectController {
 
 const PING = ": keep-alive\n\n";
 
+/** How long the upstream is read for its usage after the client left (InferenceDeps.clientGoneDrainMs). */
+export const CLIENT_GONE_DRAIN_MS = 5_000;
+
 // The encoders emit SSE text: the sink encodes it straight into the response buffer, so no
 // Uint8Array is made per chunk in JavaScript (but one per read by the pass-through, writePlain).
 const joined = (chunks: string[]): string => (chunks.length === 1 ? chunks[0]! : chunks.join(""));
@@ -63,10 +68,14 @@ class CommittedStream {
   private readonly deadline: number;
   /** The wait limit set when the drain last ran dry was the total limit's rest, not the idle limit. */
   private totalBound = false;
-  /** Resolves the body's pull once the attempt is settled. */
+  /** Resolves the body's pull once the attempt is settled (or the client left). */
   private done: (() => void) | null = null;
-  // The client going away stops the upstream and settles the attempt (as cancelled) at once.
-  private readonly onClientGone = () => this.cancelled();
+  /** The client left: nothing more is written, the upstream is read on until `drainUntil` for its usage. */
+  private gone = false;
+  private drainUntil = Infinity;
+  /** What the upstream sent, for the estimate when its usage never comes. */
+  private readonly out = new OutputCount();
+  private readonly onClientGone = () => this.clientLeft();
 
   constructor(
     private readonly site: CallSite,
@@ -76,6 +85,7 @@ class CommittedStream {
   ) {
     this.enc = new SyncTransform(encoder);
     this.deadline = s.t0 + s.plan.candidate.provider.streamTimeoutMs;
+    for (const ev of s.first) this.out.add(ev.delta);
     if (site.ctx.signal.aborted) queueMicrotask(this.onClientGone);
     else site.ctx.signal.addEventListener("abort", this.onClientGone, { once: true });
   }
@@ -85,14 +95,14 @@ class CommittedStream {
     const source = {
       type: "direct",
       pull: (controller: DirectController) => this.run(controller),
-      cancel: () => this.cancelled(),
+      cancel: () => this.clientLeft(),
     };
     return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
   }
 
   private async run(sink: DirectController): Promise<void> {
     this.sink = sink;
-    if (this.site.ctx.signal.aborted || this.finished) return this.cancelled(); // left before the first write
+    if (this.site.ctx.signal.aborted || this.finished || this.gone) return this.clientLeft(); // left before the first write
     const settled = new Promise<void>((resolve) => (this.done = resolve));
     try {
       // What arrived before the body was pulled, written at once (push's array is reused per call: copied).
@@ -105,7 +115,7 @@ class CommittedStream {
       this.drain();
       await settled;
     } catch {
-      this.cancelled(); // the sink refused a write: the client is gone
+      this.clientLeft(); // the sink refused a write: the client is gone
     } finally {
       clearInterval(this.keepAlive);
       this.site.ctx.signal.removeEventListener("abort", this.onClientGone);
@@ -119,19 +129,42 @@ class CommittedStream {
       while (!this.finished) {
         const r = events.take();
         if (r === null) return this.expectNext(performance.now());
-        if (r.type === "delta") this.write(this.enc.push(r));
-        else if (r.type === "usage") this.s.usage = r.usage;
-        else return this.settle(r);
+        if (r.type === "delta") {
+          this.out.add(r.delta);
+          if (!this.gone) this.write(this.enc.push(r));
+        } else if (r.type === "usage") {
+          this.s.usage = r.usage;
+          if (this.gone) return this.drained();
+        } else return this.settle(r);
       }
     } catch {
-      this.cancelled(); // the sink refused a write: the client is gone
+      this.clientLeft(); // the sink refused a write: the client is gone
     }
+  }
+
+  /** The client went away: the stream is read on, unwritten, for its usage until the drain bound. */
+  private clientLeft(): void {
+    if (this.finished || this.gone) return;
+    this.gone = true;
+    this.sink = null;
+    clearInterval(this.keepAlive);
+    this.done?.();
+    this.drainUntil = performance.now() + (this.site.deps.clientGoneDrainMs ?? CLIENT_GONE_DRAIN_MS);
+    this.s.events.listen(() => this.drain());
+    this.drain();
+  }
+
+  /** Read on after the client left until the usage, the end, a failure or the drain bound: settled as cancelled. */
+  private drained(): void {
+    this.s.events.cancel();
+    this.finish(499, "cancelled");
   }
 
   /** Nothing more to write yet: the next read must come within the idle limit (or the rest of the total). */
   private expectNext(now: number): void {
+    if (now >= this.drainUntil) return this.drained();
     const provider = this.s.plan.candidate.provider;
-    const left = this.deadline - now;
+    const left = Math.min(this.deadline, this.drainUntil) - now;
     this.totalBound = left <= provider.idleTimeoutMs;
     this.s.events.expectWithin(Math.max(1, Math.min(provider.idleTimeoutMs, left)), now);
   }
@@ -139,6 +172,7 @@ class CommittedStream {
   /** The stream's last word: its end, an upstream error, a broken connection or a timeout. */
   private settle(r: Exclude<NextEvent, Delta | { type: "usage" }>): void {
     const provider = this.s.plan.candidate.provider;
+    if (this.gone) return this.drained();
     if (r.type === "error") return this.fail(r.error);
     if (r.type === "end") {
       const settled = this.finish(200, null);
@@ -165,13 +199,21 @@ class CommittedStream {
    * copy it into an ArrayBuffer of its own; Buffer's copy takes the range without one).
    */
   private writePlain(bytes: Uint8Array, ranges: number[], count: number): boolean {
-    const frame = this.encoder.plainFrame!();
+    if (this.finished) return false;
+    let choices = 0;
+    for (let i = 0; i < 2 * count; i += 2) choices += ranges[i + 1]! - ranges[i]!;
     const sink = this.sink;
-    if (frame === null || sink === null || this.finished) return false;
+    if (sink === null) {
+      // The client left (the sink is set before the pass-through starts): counted, not written.
+      this.out.addPlain(count, choices);
+      this.expectNext(performance.now());
+      return true;
+    }
+    const frame = this.encoder.plainFrame!();
+    if (frame === null) return false;
     const { head, tail } = frame;
-    let size = 0;
-    for (let i = 0; i < 2 * count; i += 2) size += head.length + ranges[i + 1]! - ranges[i]! + tail.length;
-    const out = new Uint8Array(size);
+    this.out.addPlain(count, choices);
+    const out = new Uint8Array(choices + count * (head.length + tail.length));
     let at = 0;
     for (let i = 0; i < 2 * count; i += 2) {
       out.set(head, at);
@@ -183,7 +225,7 @@ class CommittedStream {
     try {
       sink.write(out);
     } catch {
-      this.cancelled(); // the sink refused a write: the client is gone
+      this.clientLeft(); // the sink refused a write: the client is gone
       return true;
     }
     // What the drain would do after this read (nothing is queued): wait for the next one.
@@ -211,11 +253,6 @@ class CommittedStream {
     if (settled) this.end({ type: "failed", error: api.body().error, routing: settled.routing });
   }
 
-  private cancelled(): void {
-    this.s.events.cancel();
-    this.finish(499, "cancelled");
-  }
-
   /** Records, measures and settles the attempt — exactly once, whichever of end, failure or cancellation comes first. */
   private finish(statusCode: number, errorCode: string | null) {
     if (this.finished) return null;
@@ -227,7 +264,9 @@ class CommittedStream {
     const s = this.s;
     const c = s.plan.candidate;
     const latencyMs = performance.now() - s.t0;
-    const usage = s.usage ?? ZERO_USAGE;
+    // No usage from the upstream (it left off before its usage chunk, or ended without one after content): an estimate.
+    const usageEstimated = s.usage === null || s.usage.inputTokens + s.usage.outputTokens === 0;
+    const usage = usageEstimated ? estimatedUsage(prepared.request, this.out) : s.usage!;
     const cost = costMicrodollars(usage, c.route);
     const ok = errorCode === null;
     const genMs = latencyMs - s.ttftMs;
@@ -245,6 +284,7 @@ class CommittedStream {
       usage,
       costMicrodollars: cost,
       errorCode,
+      usageEstimated,
     };
     deps.records.enqueue(buildRecord(ctx, prepared, s.plan, outcome, s.startedAt));
     onSettled(cost, { provider: c.provider.id, byok: s.plan.apiKeySource === "byok" });

@@ -75,4 +75,6 @@ export interface InferenceDeps {
   aborts: AbortSweeper;
   /** SSE keep-alive comment interval during upstream silence. */
   keepAliveMs: number;
+  /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
+  clientGoneDrainMs?: number;
 }

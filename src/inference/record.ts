@@ -18,6 +18,8 @@ export interface AttemptOutcome {
   usage: Usage;
   costMicrodollars: number;
   errorCode: string | null;
+  /** The usage is the gateway's estimate: the stream settled without the upstream's usage (usage-estimate.ts). */
+  usageEstimated?: boolean;
 }
 
 export function buildRecord(
@@ -50,6 +52,7 @@ export function buildRecord(
     cachedTokens: o.usage.cachedTokens,
     reasoningTokens: o.usage.reasoningTokens,
     costMicrodollars: o.costMicrodollars,
+    usageEstimated: o.usageEstimated === true,
     routingStrategy: prepared.strategy,
     errorCode: o.errorCode,
     traceId: ctx.traceId,

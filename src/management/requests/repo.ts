@@ -76,6 +76,7 @@ export const renderRequest = (r: RequestRow) => ({
   cached_tokens: r.cachedTokens,
   reasoning_tokens: r.reasoningTokens,
   cost_microdollars: r.costMicrodollars,
+  usage_estimated: r.usageEstimated,
   routing_strategy: r.routingStrategy,
   error_code: r.errorCode,
   trace_id: r.traceId,

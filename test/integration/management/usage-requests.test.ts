@@ -30,6 +30,7 @@ const RECORD_FIELDS = [
   "tags",
   "trace_id",
   "ttft_ms",
+  "usage_estimated",
   "user_id",
 ].sort();
 const T0 = Date.parse("2026-04-10T12:00:00Z");
