@@ -25,6 +25,7 @@ export function createApp(deps: Deps) {
     deps.limiter,
     (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,
     deps.config.trustedProxies,
+    deps.keys,
   );
   let server: { requestIP(r: Request): { address: string } | null } | null = null;
   const peer: PeerAddress = (request) => server?.requestIP(request)?.address ?? "unknown";
@@ -53,7 +54,7 @@ export function createApp(deps: Deps) {
               "Every error is `{error: {message, type, param, code, doc_url, retryable}}` (see /docs/errors); /v1/messages answers in Anthropic's error shape.",
               "Choices beyond the API document (also in the README): chat streams always end with a usage chunk, a routing_metadata chunk and [DONE];",
               "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
-              "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README);",
+              "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
               "inference bodies are read as JSON whatever their Content-Type, and a malformed or invalid body takes no rate-limit token.",
             ].join(" "),
           },

@@ -109,6 +109,11 @@ export class ApiKeyCache {
       });
   }
 
+  /** The row of a key this cache holds (revoked or stale included), without reading the database: the rate limiter's bucket choice. */
+  cachedRow(hash: string): ApiKeyRow | undefined {
+    return this.byHash.get(hash)?.row ?? undefined;
+  }
+
   /** Applies a change made through this process (or announced by another instance) at once. */
   put(row: ApiKeyRow): void {
     this.changes++;

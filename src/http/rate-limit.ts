@@ -1,6 +1,8 @@
 // The rate-limit hook at the edge: every route maps to one class (CONTRACT §5); `discovery` is keyed
-// by client address, the others by API key. Over the limit → 429 rate_limit_exceeded with Retry-After;
-// otherwise the X-RateLimit-* headers are set (they reach the client on success).
+// by client address, `key_creation` by workspace, the others by API key. A key this instance does not
+// hold in its key cache (unknown, malformed, or not read yet) is counted against the client address, so
+// minting or inventing keys cannot multiply a limit, and an address over it costs no database lookup.
+// Over the limit → 429 rate_limit_exceeded with Retry-After; otherwise the X-RateLimit-* headers are set.
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
 import { presentedKey } from "./auth";
@@ -8,6 +10,12 @@ import { hashApiKey } from "../auth/key-format";
 import { clientAddress } from "../limits/client-address";
 import { rateLimitHeaders, retryAfterSeconds, type LimitResult, type RateLimiter } from "../limits/limiter";
 import type { RateClass } from "../limits/classes";
+import type { ApiKeyRow } from "../management/api-keys/repo";
+
+/** The key cache's view the limiter needs: the row of a key it holds, without reading the database. */
+export interface KnownKeys {
+  cachedRow(hash: string): ApiKeyRow | undefined;
+}
 
 export type Classifier = (method: string, route: string) => RateClass | null;
 
@@ -43,7 +51,7 @@ export type RateCheck = (
 ) => Record<string, string> | null | Promise<Record<string, string> | null>;
 
 /** Synchronous with the memory store (the default), a promise with Redis; `await` takes either. */
-export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[]): RateCheck {
+export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedProxies: readonly string[], keys: KnownKeys): RateCheck {
   return (request, route, peer) => {
     const cls = classify(request.method, route);
     if (!cls) return null;
@@ -51,7 +59,9 @@ export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedPro
     if (cls === "discovery") key = addressOf(request, peer, trustedProxies);
     else {
       const presented = presentedKey(request.headers, route === "/v1/messages");
-      key = presented ? hashApiKey(presented) : `addr:${addressOf(request, peer, trustedProxies)}`;
+      const row = presented ? keys.cachedRow(hashApiKey(presented)) : undefined;
+      if (!row) key = `addr:${addressOf(request, peer, trustedProxies)}`;
+      else key = cls === "key_creation" ? `ws:${row.workspaceId}` : row.keyHash;
     }
     const r = limiter.check(cls, key);
     return r instanceof Promise ? r.then((x) => limited(cls, x)) : limited(cls, r);

@@ -8,7 +8,10 @@
 // | discovery         | client address     | 300 / min  |
 // | management_reads  | API key            | 300 / min  |
 // | management_writes | API key            | 60 / min   |
-// | key_creation      | API key            | 20 / min   |
+// | key_creation      | workspace          | 20 / min   |
+//
+// A key the instance has not verified (unknown, malformed or absent) takes from its client address's
+// bucket of the same class instead (src/http/rate-limit.ts).
 import type { FileConfig } from "../config/schema";
 import type { BucketConfig } from "./token-bucket";
 

@@ -73,8 +73,9 @@ function streamWithError(format: Format, message: string): string[] {
 }
 
 async function everything(res: Response): Promise<string> {
-  const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n");
-  return `${headers}\n\n${await res.text()}`;
+  let headers = "";
+  res.headers.forEach((v, k) => (headers += `${k}: ${v}\n`));
+  return `${headers}\n${await res.text()}`;
 }
 
 describe("the credential the attempt sent never reaches the caller", () => {
