@@ -3,6 +3,7 @@
 // every REFRESH_MS so that changes made elsewhere heal. Revocation through this process evicts at once.
 import { KEY_PATTERN, hashApiKey } from "./key-format";
 import type { ApiKeyRepo, ApiKeyRow } from "../management/api-keys/repo";
+import { withDeadline } from "../platform/deadline";
 
 const REFRESH_MS = 2_000;
 /** An entry older than this is re-read before answering, so a change made elsewhere (another instance,
@@ -12,8 +13,15 @@ const NEGATIVE_TTL_MS = 1_000;
 /** Unknown keys remembered at most; a flood of random keys cannot grow the cache without bound. */
 const MAX_NEGATIVE = 10_000;
 const TOUCH_EVERY_MS = 60_000;
+/** How long a request waits to re-read a stale entry: past it the cached row answers, as when the
+ * database is unreachable (a stopped database's queries queue in the driver for seconds). */
+const STALE_READ_MS = 250;
+/** How long a request waits to look up a key it has never seen: past it, or on a failure, 503. */
+const MISS_READ_MS = 1_000;
+const UNAVAILABLE = Symbol("unavailable");
 
-export type KeyCheck = { ok: true; key: ApiKeyRow } | { ok: false; reason: "missing" | "malformed" | "unknown" | "expired" | "revoked" };
+export type KeyCheck =
+  { ok: true; key: ApiKeyRow } | { ok: false; reason: "missing" | "malformed" | "unknown" | "expired" | "revoked" | "unavailable" };
 
 interface Entry {
   row: ApiKeyRow | null;
@@ -55,7 +63,8 @@ export class ApiKeyCache {
   private async load(hash: string, entry: Entry | undefined, now: number): Promise<KeyCheck> {
     const seen = this.changes;
     if (!entry) {
-      const found = await this.repo.byHash(hash);
+      const found = await this.read(hash, MISS_READ_MS, UNAVAILABLE);
+      if (found === UNAVAILABLE) return { ok: false, reason: "unavailable" };
       if (this.changes !== seen) return this.afterChange(hash, now);
       if (!found) {
         if (this.negative.size >= MAX_NEGATIVE) this.negative.clear();
@@ -67,12 +76,17 @@ export class ApiKeyCache {
       this.byHash.set(hash, entry);
     } else {
       // Stale: re-read before answering. If the database is unreachable the entry we have is the best answer.
-      const row = await this.repo.byHash(hash).catch(() => entry!.row);
+      const row = await this.read(hash, STALE_READ_MS, entry.row ?? undefined);
       if (this.changes !== seen) return this.afterChange(hash, now);
       entry = { row: row ?? null, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
     }
     return this.answer(entry, now);
+  }
+
+  /** The stored row, or `fallback` when the database fails or takes longer than `ms`. */
+  private read<F>(hash: string, ms: number, fallback: F): Promise<ApiKeyRow | undefined | F> {
+    return withDeadline<ApiKeyRow | undefined | F>(this.repo.byHash(hash), ms, () => fallback).catch(() => fallback);
   }
 
   /**

@@ -15,6 +15,7 @@ const REASONS = {
   unknown: "Invalid API key.",
   expired: "This API key has expired.",
   revoked: "This API key has been revoked.",
+  unavailable: "This API key cannot be checked now (the database is unreachable); retry shortly.",
 } as const;
 
 /** The presented key: `Authorization: Bearer …`, or `x-api-key` where the route allows it (Anthropic clients). */
@@ -52,7 +53,11 @@ export function authenticate(
 }
 
 function authorized(check: KeyCheck, scopes: readonly Scope[]): AuthContext {
-  if (!check.ok) throw new ApiError("invalid_api_key", REASONS[check.reason]);
+  if (!check.ok) {
+    // Not the caller's fault: a key never seen before while the database is away cannot be judged.
+    if (check.reason === "unavailable") throw new ApiError("service_unavailable", REASONS.unavailable, { retryAfterSeconds: 1 });
+    throw new ApiError("invalid_api_key", REASONS[check.reason]);
+  }
   const missing = scopes.length ? scopes.filter((s) => !check.key.scopes.includes(s)) : scopes;
   if (missing.length > 0) {
     throw new ApiError("insufficient_scope", `This API key lacks the required scope(s): ${missing.join(", ")}.`);

@@ -22,6 +22,7 @@ export const ERROR_TABLE = {
   provider_error: { status: 502, type: "upstream_error", retryable: true },
   provider_validation_unavailable: { status: 502, type: "upstream_error", retryable: true },
   no_provider_available: { status: 503, type: "upstream_error", retryable: true },
+  service_unavailable: { status: 503, type: "api_error", retryable: true },
   provider_timeout: { status: 504, type: "upstream_error", retryable: true },
 } as const satisfies Record<string, { status: number; type: string; retryable: boolean }>;
 
@@ -49,6 +50,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The upstream provider failed or answered with an error (a redirect included: redirects are not followed, the message names where it points).",
   provider_validation_unavailable: "The provider could not be reached to validate a BYOK secret; nothing was saved. Retry.",
   no_provider_available: "Routes exist but none can serve now (open circuits, or every attempt failed).",
+  service_unavailable:
+    "The gateway cannot admit the call now (its database is unreachable and the call needs it, or request recording is backed up); retry after Retry-After seconds.",
   provider_timeout: "The upstream provider did not answer in time.",
 };
 

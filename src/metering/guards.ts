@@ -47,7 +47,9 @@ export function meteringGuards(d: GuardDeps): Guards {
       if (d.writer.isFull()) {
         return {
           ok: false,
-          error: new ApiError("no_provider_available", "Request recording is backed up (database slow or down); retry shortly."),
+          error: new ApiError("service_unavailable", "Request recording is backed up (database slow or down); retry shortly.", {
+            retryAfterSeconds: 1,
+          }),
         };
       }
       // Refused up front only when every candidate needs platform credit; otherwise the attempt loop

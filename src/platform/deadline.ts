@@ -15,3 +15,18 @@ export async function raceDeadline(work: readonly Promise<unknown>[], ms: number
     clearTimeout(timer);
   }
 }
+
+/**
+ * `work`'s value, or `fallback()`'s once `ms` have passed first (the timer is cleared either way). The
+ * work is not cancelled: a late result is dropped, a late rejection is swallowed.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback()), ms)));
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -32,6 +32,7 @@ export const ANTHROPIC_ERROR_TYPE: Record<ErrorCode, AnthropicErrorType> = {
   provider_validation_unavailable: "api_error",
   // Anthropic's 529 "overloaded" is what a client retries later; "no route can serve now" is that.
   no_provider_available: "overloaded_error",
+  service_unavailable: "overloaded_error",
   provider_timeout: "api_error",
 };
 

@@ -17,6 +17,9 @@ export function openPostgres(url: string): Database {
     max: 10,
     onnotice: () => {},
     connect_timeout: 5,
+    // postgres.js waits up to 20 s between reconnects after repeated failures (its default), and queued
+    // queries wait with it: records written only that long after the database came back. At most ~1 s.
+    backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 1),
     connection: schema ? { search_path: schema } : {},
   });
   const orm = drizzlePg(client, { schema: pgSchema }) as unknown as Orm;
