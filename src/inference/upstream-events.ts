@@ -41,6 +41,8 @@ export class UpstreamEvents implements BodyTap {
   /** Why no more events will come (set once; take returns it after the queued events). */
   private failure: NextEvent | null = null;
   private watchdog: ReturnType<typeof setInterval> | undefined;
+  /** The watchdog's period (ms). */
+  private every = Infinity;
   /** performance.now() by which the next piece must come; Infinity while nobody waits. */
   private deadline = Infinity;
   private timedOut = false;
@@ -124,9 +126,15 @@ export class UpstreamEvents implements BodyTap {
   /** The reader waits: the next piece must come within `ms` of `now`, or the upstream request is aborted (a timeout). */
   expectWithin(ms: number, now = performance.now()): void {
     this.deadline = now + ms;
-    if (this.watchdog !== undefined || this.stopped || this.ended) return;
-    // Checked at a tenth of the limit (25 ms to 1 s): a 60 s idle limit costs one wake-up a second.
+    if (this.stopped || this.ended) return;
+    // Checked at a tenth of the limit (25 ms to 1 s): a 60 s idle limit costs one wake-up a second. A
+    // much shorter limit later (the drain bound after the client left, a total limit's end) re-arms it.
     const every = Math.min(1_000, Math.max(25, ms / 10));
+    if (this.watchdog !== undefined) {
+      if (every * 2 > this.every) return;
+      this.stopWatchdog();
+    }
+    this.every = every;
     this.watchdog = setInterval(() => {
       if (performance.now() < this.deadline) return;
       this.timedOut = true;

@@ -18,7 +18,8 @@ for (const client of ["fetch", "sockets"] as const) {
 
     /** The request's record once the writer has it on disk (flushing until it appears, 3 s at most). */
     async function recordOf(requestId: string) {
-      let row: { errorCode: string | null; statusCode: number } | undefined;
+      let row:
+        { errorCode: string | null; statusCode: number; inputTokens: number; outputTokens: number; usageEstimated: boolean } | undefined;
       await eventually(async () => {
         await g.s.deps.records.flush();
         row = (await g.s.deps.db.orm.select().from(g.s.deps.db.t.requestRecords)).find((x) => x.requestId === requestId);
@@ -66,8 +67,11 @@ for (const client of ["fetch", "sockets"] as const) {
         g.mock.reset();
       });
 
-      test("when the client disconnects, the upstream request is aborted and the attempt recorded as cancelled", async () => {
-        g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 100 });
+      test("when the client disconnects after content, the upstream is read on to its usage (not written) and the attempt recorded as cancelled with that usage", async () => {
+        g.mock.setScript(
+          { provider: "alpha" },
+          { kind: "reply", text: "a b c d e f g h i j k l m n o p", gapMs: 20, usage: { input: 21, output: 16 } },
+        );
         const ac = new AbortController();
         const r = await g.s.fetch("/v1/chat/completions", {
           method: "POST",
@@ -78,9 +82,41 @@ for (const client of ["fetch", "sockets"] as const) {
         const reader = r.body!.getReader();
         await reader.read();
         ac.abort();
-        expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 3_000)).toBe(true);
-        expect(await recordOf("cancel-1")).toMatchObject({ errorCode: "cancelled", statusCode: 499 });
+        expect(await recordOf("cancel-1")).toMatchObject({
+          errorCode: "cancelled",
+          statusCode: 499,
+          inputTokens: 21,
+          outputTokens: 16,
+          usageEstimated: false,
+        });
         g.mock.reset();
+      });
+
+      test("when the client disconnects and the upstream stalls, it is cancelled once clientGoneDrainMs passes and the attempt charged an estimate", async () => {
+        g.s.deps.inference.clientGoneDrainMs = 150;
+        const alpha = g.s.deps.catalog.providers.get("alpha")! as { idleTimeoutMs: number };
+        const saved = alpha.idleTimeoutMs;
+        alpha.idleTimeoutMs = 30_000; // only the drain bound can end the stream within the test
+        try {
+          g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a b c d e f", hangAfterChunks: 3 });
+          const ac = new AbortController();
+          const r = await g.s.fetch("/v1/chat/completions", {
+            method: "POST",
+            body: body(),
+            signal: ac.signal,
+            headers: { "x-request-id": "cancel-stall-1" },
+          });
+          await r.body!.getReader().read();
+          ac.abort();
+          expect(await eventually(() => g.mock.requests.at(-1)?.aborted === true, 5_000)).toBe(true);
+          const row = await recordOf("cancel-stall-1");
+          expect(row).toMatchObject({ errorCode: "cancelled", statusCode: 499, usageEstimated: true });
+          expect(row!.outputTokens).toBeGreaterThanOrEqual(1);
+        } finally {
+          alpha.idleTimeoutMs = saved;
+          delete g.s.deps.inference.clientGoneDrainMs;
+          g.mock.reset();
+        }
       });
 
       test("a client that leaves while its first token is awaited aborts the upstream request and is recorded as cancelled", async () => {
