@@ -11,8 +11,10 @@ import { buildCatalog } from "./catalog/build";
 import type { Catalog } from "./catalog/types";
 import { HealthStore } from "./routing/health";
 import { RecordWriter } from "./metering/record-writer";
+import { dbErrorMessage } from "./platform/db/refusal";
 import type { InferenceDeps } from "./inference/context";
 import { CreditService } from "./metering/credits";
+import { MemoryCreditHolds, type CreditHolds } from "./metering/credit-holds";
 import { MemoryBudgetCounters, type BudgetCounters } from "./metering/budgets";
 import { budgetFromRow } from "./metering/budget-spend";
 import { meteringGuards } from "./metering/guards";
@@ -95,7 +97,14 @@ function metering(db: Database, logger: Logger) {
   const credits = new CreditService(db, { onError: (err) => logger.warn("credit balance refresh failed", { error: String(err) }) });
   const records = new RecordWriter(db, {
     onFlushed: (batch) => credits.markFlushed(batch),
-    onError: (err, queued) => logger.error("request records not written; will retry", { error: String(err), queued }),
+    onError: (err, queued) => logger.error("request records not written; will retry", { error: dbErrorMessage(err), queued }),
+    onDeadLetter: (r, error) =>
+      logger.error("request record refused by the database; set aside in dead_letter_records", {
+        record_id: r.recordId,
+        request_id: r.requestId,
+        workspace_id: r.workspaceId,
+        error,
+      }),
   });
   return { credits, records };
 }
@@ -109,6 +118,7 @@ function inferenceDeps(d: {
   credits: CreditService;
   records: RecordWriter;
   budgets: BudgetCounters;
+  creditHolds: CreditHolds;
   upstream: UpstreamClient;
 }): InferenceDeps {
   const { credits, records } = d;
@@ -125,7 +135,13 @@ function inferenceDeps(d: {
         records.enqueue(record);
       },
     },
-    guards: meteringGuards({ credits, budgets: d.budgets, writer: records, enforceCredits: d.config.file.credits?.enforce === true }),
+    guards: meteringGuards({
+      credits,
+      creditHolds: d.creditHolds,
+      budgets: d.budgets,
+      writer: records,
+      enforceCredits: d.config.file.credits?.enforce === true,
+    }),
     logger: d.logger,
     send: d.upstream.send,
     aborts: new AbortSweeper(),
@@ -169,7 +185,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
   const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
-  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, upstream });
+  const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
+  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, creditHolds, upstream });
   return {
     config,
     logger,

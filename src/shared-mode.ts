@@ -7,7 +7,7 @@
 // and circuit-breaker state (routing/health.ts). Each instance learns them from its own traffic; they
 // steer choices between healthy candidates and converge quickly, so sharing them would add a Redis
 // round trip per attempt for little gain. Credit balances are also per instance (refreshed from
-// Postgres by CreditService).
+// Postgres by CreditService); the holds of calls in flight against them are shared.
 import type { ApiKeyCache } from "./auth/key-cache";
 import type { LimitTable } from "./limits/classes";
 import { RedisRateLimiter } from "./limits/redis-store";
@@ -16,6 +16,7 @@ import { RedisIdempotencyLock } from "./management/idempotency/redis-lock";
 import { invalidationHandler } from "./management/invalidation";
 import type { Management } from "./management/module";
 import { RedisBudgetCounters } from "./metering/redis-budgets";
+import { RedisCreditHolds } from "./metering/redis-credit-holds";
 import type { Database } from "./platform/db/database";
 import { InvalidationBus } from "./platform/invalidation";
 import type { Logger } from "./platform/logger";
@@ -37,6 +38,8 @@ export interface SharedMode {
   bus: InvalidationBus;
   limiter: RedisRateLimiter;
   budgets: RedisBudgetCounters;
+  /** Credit holds of calls in flight on every instance. */
+  creditHolds: RedisCreditHolds;
   idempotencyLock: RedisIdempotencyLock;
   /** For /readyz: the connection and what the bus has seen. */
   status(): RedisStatus & { invalidations: InvalidationBus["stats"] };
@@ -55,6 +58,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
     bus,
     limiter: new RedisRateLimiter(redis, o.limits, o.logger),
     budgets,
+    creditHolds: new RedisCreditHolds(redis, o.logger),
     idempotencyLock: new RedisIdempotencyLock(redis),
     status: () => ({ ...redis.status(), invalidations: { ...bus.stats } }),
     async start() {

@@ -1,9 +1,9 @@
 // One inference call end to end, for any interface: prepare (validate gateway fields, resolve models,
 // plan routes), admit (credits, budgets), run (JSON or stream), settle. Interfaces only translate.
 import type { Endpoint } from "../catalog/types";
-import { estimateMaxCostMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps } from "./context";
-import { prepareCall, type IncomingCall, type Prepared } from "./prepare";
+import { prepareCall, type IncomingCall } from "./prepare";
+import { maxCostMicrodollars } from "./max-cost";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineResult } from "./types";
@@ -12,28 +12,6 @@ import type { Candidate } from "../routing/types";
 export type CallOutput =
   | { kind: "json"; result: PipelineResult; headers: Record<string, string> }
   | { kind: "stream"; open: StreamOpener; headers: Record<string, string> };
-
-function promptChars(p: Prepared): number {
-  let n = 0;
-  for (const m of p.request.messages) {
-    if (typeof m.content === "string") n += m.content.length;
-    else if (Array.isArray(m.content))
-      for (const part of m.content) n += part.type === "text" ? (part as { text: string }).text.length : 1000;
-  }
-  return n;
-}
-
-/** Worst case over the plan: the most expensive candidate at the largest output the request allows. */
-function maxCost(p: Prepared): number {
-  const chars = promptChars(p);
-  const asked = p.request.max_completion_tokens ?? p.request.max_tokens;
-  let worst = 0;
-  for (const c of p.candidates) {
-    const out = Math.min(asked ?? c.route.maxOutputTokens, c.route.maxOutputTokens);
-    worst = Math.max(worst, estimateMaxCostMicrodollars({ promptChars: chars }, out, c.route));
-  }
-  return worst;
-}
 
 // Plain functions rather than closures made per call.
 function hasByok(deps: InferenceDeps, workspaceId: string, c: Candidate): boolean {
@@ -57,7 +35,7 @@ export async function runCall(
   const first = prepared.candidates[0]!;
   const byok = hasByok(deps, ctx.workspaceId, first);
   const admitting = deps.guards.admit(ctx, {
-    maxCostMicrodollars: maxCost(prepared),
+    maxCostMicrodollars: maxCostMicrodollars(prepared),
     provider: first.provider.id,
     byok,
     anyByok: byok || anyByok(deps, ctx.workspaceId, prepared.candidates),

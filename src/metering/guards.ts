@@ -1,18 +1,24 @@
 // The pipeline's admission control (inference/context.ts Guards): the record queue's back-pressure,
 // credits (CONTRACT §5: platform-key calls on a workspace whose balance is not positive get 429 when
-// credits are enforced) and budget reservations; and the credit and budget headers on success.
+// credits are enforced; each admitted call holds its worst case against the balance, credit-holds.ts)
+// and budget reservations; and the credit and budget headers on success.
 import { ApiError } from "../http/errors";
 import type { Admission, Admitted, CallContext, Guards } from "../inference/context";
 import type { BudgetCounters, ReserveResult } from "./budgets";
+import type { CreditHold, CreditHolds } from "./credit-holds";
 import type { CreditService } from "./credits";
 import type { RecordWriter } from "./record-writer";
 
 export interface GuardDeps {
   credits: CreditService;
+  /** Worst-case costs held against balances by calls in flight (memory, or Redis in shared mode). */
+  creditHolds: CreditHolds;
   budgets: BudgetCounters;
   writer: RecordWriter;
   enforceCredits: boolean;
 }
+
+const noCredit = () => new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue.");
 
 /** Settling is fire-and-forget (a failure must not fail the call); a sync store returns nothing to wait for. */
 function ignoreFailure(p: void | Promise<void>): void {
@@ -21,13 +27,22 @@ function ignoreFailure(p: void | Promise<void>): void {
 
 export function meteringGuards(d: GuardDeps): Guards {
   /** A reservation made (or refused) → the admission that settles or releases it exactly once. */
-  const admitted = (r: ReserveResult): Admitted => {
-    if (!r.ok) return { ok: false, error: new ApiError("budget_exceeded", r.message) };
+  const admitted = (r: ReserveResult, hold: CreditHold | null): Admitted => {
+    if (!r.ok) {
+      if (hold) ignoreFailure(d.creditHolds.release(hold));
+      return { ok: false, error: new ApiError("budget_exceeded", r.message) };
+    }
     let done = false;
+    // The call's debit is applied (records.enqueue) before it settles, so releasing the hold then never
+    // leaves a moment where neither counts.
+    const end = () => {
+      done = true;
+      if (hold) ignoreFailure(d.creditHolds.release(hold));
+    };
     const admission: Admission = {
       settle(cost, served) {
         if (done) return;
-        done = true;
+        end();
         // The cost counts against the budgets of whoever served it (a fallback may have changed the
         // provider or the credential kind since the reservation); the holds are released as made.
         const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
@@ -35,14 +50,21 @@ export function meteringGuards(d: GuardDeps): Guards {
       },
       release() {
         if (done) return;
-        done = true;
+        end();
         ignoreFailure(d.budgets.release(r.reservation));
       },
     };
     return { ok: true, admission };
   };
+  const reserveBudget = (ctx: CallContext, est: Parameters<Guards["admit"]>[1], hold: CreditHold | null) => {
+    const reserved = d.budgets.reserve(
+      { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },
+      est.maxCostMicrodollars,
+    );
+    return reserved instanceof Promise ? reserved.then((r) => admitted(r, hold)) : admitted(reserved, hold);
+  };
   return {
-    // Synchronous with the memory budget store (no promise per call), a promise with Redis.
+    // Synchronous with the memory stores (no promise per call), a promise with Redis.
     admit(ctx: CallContext, est) {
       if (d.writer.isFull()) {
         return {
@@ -52,21 +74,17 @@ export function meteringGuards(d: GuardDeps): Guards {
           }),
         };
       }
-      // Refused up front only when every candidate needs platform credit; otherwise the attempt loop
-      // skips the platform candidates (platformAllowed).
-      if (d.enforceCredits && !est.anyByok && !d.credits.canSpend(ctx.workspaceId)) {
-        return {
-          ok: false,
-          error: new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue."),
-        };
-      }
-      const reserved = d.budgets.reserve(
-        { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },
-        est.maxCostMicrodollars,
-      );
-      return reserved instanceof Promise ? reserved.then(admitted) : admitted(reserved);
+      // Only a call whose first candidate uses the platform key holds credit; when every candidate
+      // needs it a refused hold refuses the call, otherwise the attempt loop skips the platform
+      // candidates (platformAllowed).
+      if (!d.enforceCredits || est.byok) return reserveBudget(ctx, est, null);
+      const held = d.creditHolds.reserve(ctx.workspaceId, d.credits.balance(ctx.workspaceId), est.maxCostMicrodollars);
+      const next = (hold: CreditHold | null): Admitted | Promise<Admitted> =>
+        hold === null && !est.anyByok ? { ok: false, error: noCredit() } : reserveBudget(ctx, est, hold);
+      return held instanceof Promise ? held.then(next) : next(held);
     },
     platformAllowed(ctx) {
+      // Per attempt, the call's own hold (if any) already counted at admission: only the balance is checked.
       return !d.enforceCredits || d.credits.canSpend(ctx.workspaceId);
     },
     successHeaders(ctx, headers) {
