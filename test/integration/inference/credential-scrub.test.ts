@@ -78,25 +78,31 @@ async function everything(res: Response): Promise<string> {
   return `${headers}\n${await res.text()}`;
 }
 
-describe("the credential the attempt sent never reaches the caller", () => {
-  let mock: MockUpstream;
-  let s: InProcessServer;
+/** A gateway whose providers hold KEYS, for the tests of one describe block. */
+function gatewayWithKeys(): { mock: MockUpstream; s: InProcessServer } {
+  const g = {} as { mock: MockUpstream; s: InProcessServer };
   beforeAll(async () => {
-    mock = await startMockUpstream();
-    const config = gatewayConfig(mock) as { providers: Record<string, Record<string, unknown>> };
+    g.mock = await startMockUpstream();
+    const config = gatewayConfig(g.mock) as { providers: Record<string, Record<string, unknown>> };
     for (const [name, key] of Object.entries(KEYS)) config.providers[name]!.api_key = key;
-    s = await startServer({ configFile: config });
+    g.s = await startServer({ configFile: config });
   });
   afterAll(async () => {
-    await s.stop();
-    await mock.stop();
+    await g.s.stop();
+    await g.mock.stop();
   });
+  return g;
+}
+
+describe("the credential the attempt sent never reaches the caller", () => {
+  const g = gatewayWithKeys();
 
   for (const { model, provider, format, endpoints } of ROUTES) {
     const key = KEYS[provider];
     for (const endpoint of endpoints) {
       for (const status of [400, 401]) {
         test(`a JSON ${status} from ${format} quoting the key is scrubbed on ${endpoint}`, async () => {
+          const { mock, s } = g;
           mock.reset();
           const message = quotes(key).join(" | ");
           mock.setScript({ provider }, { kind: "error", status, message, headers: { "x-echo-key": key } });
@@ -110,6 +116,7 @@ describe("the credential the attempt sent never reaches the caller", () => {
         });
       }
       test(`a mid-stream error event from ${format} quoting the key is scrubbed on ${endpoint}`, async () => {
+        const { mock, s } = g;
         mock.reset();
         mock.setScript({ provider }, { kind: "sse", chunks: streamWithError(format, quotes(key).join(" | ")) });
         const res = await s.fetch(endpoint, { method: "POST", body: JSON.stringify(body(endpoint, model, true)) });
@@ -123,7 +130,34 @@ describe("the credential the attempt sent never reaches the caller", () => {
   }
 
   test("no log line carries a platform credential", () => {
+    const { s } = g;
     const logs = s.logs.join("\n");
     for (const key of Object.values(KEYS)) expect(logs).not.toContain(key);
+  });
+});
+
+describe("a BYOK credential never reaches the caller either", () => {
+  const g = gatewayWithKeys();
+
+  test("a workspace's own (BYOK) key quoted by a Gemini 400 is scrubbed too", async () => {
+    const { mock, s } = g;
+    mock.reset();
+    const byok = "workspace-own-gemini-credential-LKJHGFDSA";
+    const created = await s.fetch(`/v1/workspaces/${s.workspaceId}/byok-keys`, {
+      method: "POST",
+      body: JSON.stringify({ provider: "gamma", api_key: byok }),
+    });
+    expect(created.ok).toBe(true);
+    mock.setScript({ provider: "gamma", route: "chat" }, { kind: "error", status: 400, message: quotes(byok).join(" | ") });
+    const res = await s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify(body("/v1/chat/completions", "acme/gemini-only", false)),
+    });
+    const sent = mock.requests.find((r) => r.route === "chat");
+    expect(sent?.headers["x-goog-api-key"]).toBe(byok);
+    const all = await everything(res);
+    expect(all).toContain("[redacted]");
+    expect(all).not.toContain(byok);
+    expect(s.logs.join("\n")).not.toContain(byok);
   });
 });
