@@ -3,9 +3,10 @@
 // (the edge's 503) after a bounded lookup, or at once when the lookup fails.
 import { describe, expect, test } from "bun:test";
 import { ApiKeyCache } from "../../../src/auth/key-cache";
-import { generateApiKey, hashApiKey } from "../../../src/auth/key-format";
+import { generateApiKey } from "../../../src/auth/key-format";
 import type { ApiKeyRepo, ApiKeyRow } from "../../../src/management/api-keys/repo";
 import { withDeadline } from "../../../src/platform/deadline";
+import { keyRow } from "../../support/key-rows";
 
 /** A repository whose reads answer `row` until `down` is set, then never answer (or fail, with `failing`). */
 function outageRepo(row: ApiKeyRow | undefined) {
@@ -21,23 +22,6 @@ function outageRepo(row: ApiKeyRow | undefined) {
   return { repo, state };
 }
 
-function row(presented: string): ApiKeyRow {
-  return {
-    id: "key_1",
-    workspaceId: "ws_1",
-    name: "k",
-    keyHash: hashApiKey(presented),
-    keyPrefix: presented.slice(0, 8),
-    scopes: [],
-    playground: false,
-    createdAt: 0,
-    updatedAt: 0,
-    expiresAt: null,
-    lastUsedAt: null,
-    revokedAt: null,
-  } as ApiKeyRow;
-}
-
 const timed = async <T>(p: T | Promise<T>) => {
   const t0 = performance.now();
   const value = await p;
@@ -47,7 +31,7 @@ const timed = async <T>(p: T | Promise<T>) => {
 describe("key cache with the database away", () => {
   test("a stale entry whose re-read does not answer is served from the cache after a bounded wait", async () => {
     const key = generateApiKey();
-    const { repo, state } = outageRepo(row(key));
+    const { repo, state } = outageRepo(keyRow(key));
     const cache = new ApiKeyCache(repo);
     const t = Date.now();
     expect((await cache.verify(key, t)).ok).toBe(true);

@@ -3,8 +3,9 @@
 // reads are promises this test resolves by hand, so the interleaving is exact.
 import { describe, expect, test } from "bun:test";
 import { ApiKeyCache } from "../../../src/auth/key-cache";
-import { generateApiKey, hashApiKey } from "../../../src/auth/key-format";
+import { generateApiKey } from "../../../src/auth/key-format";
 import type { ApiKeyRepo, ApiKeyRow } from "../../../src/management/api-keys/repo";
+import { keyRow } from "../../support/key-rows";
 
 /** A repository whose byHash() calls wait until the test answers them, in order. */
 function handRepo() {
@@ -16,23 +17,6 @@ function handRepo() {
   return { repo, pending };
 }
 
-function row(presented: string, revokedAt: number | null = null): ApiKeyRow {
-  return {
-    id: "key_1",
-    workspaceId: "ws_1",
-    name: "k",
-    keyHash: hashApiKey(presented),
-    keyPrefix: presented.slice(0, 8),
-    scopes: [],
-    playground: false,
-    createdAt: 0,
-    updatedAt: 0,
-    expiresAt: null,
-    lastUsedAt: null,
-    revokedAt,
-  };
-}
-
 describe("key cache revocation race", () => {
   test("a revocation put() while a first load is in flight wins over the row that load read", async () => {
     const { repo, pending } = handRepo();
@@ -40,8 +24,8 @@ describe("key cache revocation race", () => {
     const key = generateApiKey();
     const answer = cache.verify(key, 1_000);
     expect(pending.length).toBe(1);
-    cache.put(row(key, 1_500));
-    pending[0]!(row(key));
+    cache.put(keyRow(key, 1_500));
+    pending[0]!(keyRow(key));
     expect(await answer).toEqual({ ok: false, reason: "revoked" });
     expect(cache.verify(key, 1_100)).toEqual({ ok: false, reason: "revoked" });
   });
@@ -50,16 +34,16 @@ describe("key cache revocation race", () => {
     const { repo, pending } = handRepo();
     const cache = new ApiKeyCache(repo);
     const key = generateApiKey();
-    cache.put(row(key));
+    cache.put(keyRow(key));
     // Stale (older than the 4 s limit): the request re-reads before answering.
     const answer = cache.verify(key, Date.now() + 10_000);
     expect(pending.length).toBe(1);
     cache.evictById("key_1");
-    pending[0]!(row(key));
+    pending[0]!(keyRow(key));
     // The change wins: the key is read again, after the revocation was committed.
     for (let i = 0; i < 10 && pending.length < 2; i++) await Promise.resolve();
     expect(pending.length).toBe(2);
-    pending[1]!(row(key, 2_000));
+    pending[1]!(keyRow(key, 2_000));
     expect(await answer).toEqual({ ok: false, reason: "revoked" });
   });
 
@@ -68,7 +52,7 @@ describe("key cache revocation race", () => {
     const cache = new ApiKeyCache(repo);
     const key = generateApiKey();
     const answer = cache.verify(key, Date.now());
-    pending[0]!(row(key));
+    pending[0]!(keyRow(key));
     expect((await answer).ok).toBe(true);
     expect(cache.verify(key)).toMatchObject({ ok: true });
   });
