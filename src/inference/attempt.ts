@@ -9,6 +9,7 @@ import { credentialFor, type Prepared } from "./prepare";
 import type { UpstreamAbort } from "../platform/upstream-abort";
 import type { UpstreamAnswer } from "../platform/upstream-answer";
 import type { ClientSide } from "../platform/abort-sweeper";
+import { withoutPricedFields } from "./priced-fields";
 
 export interface AttemptPlan {
   candidate: Candidate;
@@ -31,18 +32,21 @@ export function planAttempt(
 ): AttemptPlan {
   const provider = candidate.provider;
   const cred = credentialFor(deps, workspaceId, provider.id);
+  // The platform pays the provider: nothing priced above the catalog's standard tier goes upstream.
+  const unpriced = cred.source === "platform" ? withoutPricedFields(prepared.request, prepared.extensions[provider.id]) : null;
+  const request = unpriced?.request ?? prepared.request;
   const target: UpstreamTarget = {
     providerId: provider.id,
     adapter: provider.adapter,
     baseUrl: provider.baseUrl,
     apiKey: cred.apiKey,
     providerModelId: candidate.route.providerModelId,
-    extensions: prepared.extensions[provider.id],
+    extensions: unpriced ? unpriced.extensions : prepared.extensions[provider.id],
     maxOutputTokens: candidate.route.maxOutputTokens,
   };
   const adapter = adapterForRoute(provider, candidate.route, endpoint);
   // Adapters read `stream === true`; the body is copied only when that answer would change.
-  const req = (prepared.request.stream === true) === stream ? prepared.request : { ...prepared.request, stream };
+  const req = (request.stream === true) === stream ? request : { ...request, stream };
   const built = adapter.buildRequest(req, target);
   return {
     candidate,
@@ -52,7 +56,7 @@ export function planAttempt(
     url: built.url,
     // Redirects are not followed (they would carry the credential elsewhere): upstream-errors.ts.
     init: { method: "POST", headers: built.headers, body: built.body, redirect: "manual" },
-    warnings: built.warnings,
+    warnings: unpriced ? [...unpriced.warnings, ...built.warnings] : built.warnings,
   };
 }
 
