@@ -67,6 +67,11 @@ for (const mode of MODES) {
       for (let i = 0; i < 8; i++) statuses.push((await s.fetch("/v1/models", { key: generateApiKey() })).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
       expect(lookups()).toBe(3);
+      // The inference POSTs (served ahead of Elysia's router) take from the same bucket, before any lookup.
+      const chat = { model: "x", messages: [{ role: "user", content: "Hi" }] };
+      const post = await s.fetch("/v1/chat/completions", { method: "POST", key: generateApiKey(), body: JSON.stringify(chat) });
+      expect(post.status).toBe(429);
+      expect(lookups()).toBe(3);
       // Without a key at all: the same address bucket.
       expect((await s.fetch("/v1/models", { key: null })).status).toBe(429);
       expect((await s.fetch("/v1/models")).status).toBe(200);
