@@ -46,17 +46,27 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
       });
       return { status: 200, body: { requests: rows.map(renderRequest), count: rows.length, total, limit, offset } };
     },
-    { query: RequestListQuery, description: "Newest first. `total` counts every match; `limit` 1-100, `offset` ≥ 0." },
+    {
+      query: RequestListQuery,
+      description:
+        "Newest first. `total` counts every match; `limit` 1-100, `offset` ≥ 0. A record's `usage_estimated` is true when its tokens and cost are the gateway's estimate (a stream that ended before the provider reported usage: four characters a token), false when they are the provider's own.",
+    },
   );
-  mount(app, m, "requests.get", async (c) => {
-    const requestId = c.params.request_id ?? "";
-    const attempts = await m.repos.requests.attempts(c.workspaceId, requestId);
-    if (attempts.length === 0) throw new ApiError("not_found", "Request not found.");
-    const final = attempts.find((a) => a.isFinalAttempt) ?? attempts[attempts.length - 1]!;
-    await m.db.tx((o) =>
-      recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
-    );
-    return { status: 200, body: { ...renderRequest(final), attempts: attempts.map(renderRequest) } };
-  });
+  mount(
+    app,
+    m,
+    "requests.get",
+    async (c) => {
+      const requestId = c.params.request_id ?? "";
+      const attempts = await m.repos.requests.attempts(c.workspaceId, requestId);
+      if (attempts.length === 0) throw new ApiError("not_found", "Request not found.");
+      const final = attempts.find((a) => a.isFinalAttempt) ?? attempts[attempts.length - 1]!;
+      await m.db.tx((o) =>
+        recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
+      );
+      return { status: 200, body: { ...renderRequest(final), attempts: attempts.map(renderRequest) } };
+    },
+    { description: "The final attempt's record with `attempts[]` (every attempt, first to last); `usage_estimated` as in the list." },
+  );
   return app;
 }
