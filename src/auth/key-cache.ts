@@ -19,6 +19,7 @@ const STALE_READ_MS = 250;
 /** How long a request waits to look up a key it has never seen: past it, or on a failure, 503. */
 const MISS_READ_MS = 1_000;
 const UNAVAILABLE = Symbol("unavailable");
+const LATE = Symbol("late");
 
 export type KeyCheck =
   { ok: true; key: ApiKeyRow } | { ok: false; reason: "missing" | "malformed" | "unknown" | "expired" | "revoked" | "unavailable" };
@@ -75,11 +76,17 @@ export class ApiKeyCache {
       entry = { row: found, loadedAt: now, refreshing: false };
       this.byHash.set(hash, entry);
     } else {
-      // Stale: re-read before answering. If the database is unreachable the entry we have is the best answer.
-      const row = await this.read(hash, STALE_READ_MS, entry.row ?? undefined);
+      // Stale: re-read before answering. If the database is unreachable the entry we have is the best
+      // answer; if it is only slow, that entry answers too and the read lands when it comes.
+      const reading = this.repo.byHash(hash);
+      const row = await withDeadline<ApiKeyRow | undefined | typeof LATE>(reading, STALE_READ_MS, () => LATE).catch(
+        () => entry!.row ?? undefined,
+      );
       if (this.changes !== seen) return this.afterChange(hash, now);
-      entry = { row: row ?? null, loadedAt: now, refreshing: false };
+      const late = row === LATE;
+      entry = { row: late ? entry.row : (row ?? null), loadedAt: now, refreshing: late };
       this.byHash.set(hash, entry);
+      if (late) this.refreshInBackground(hash, entry, reading);
     }
     return this.answer(entry, now);
   }
@@ -96,7 +103,8 @@ export class ApiKeyCache {
   private async afterChange(hash: string, now: number): Promise<KeyCheck> {
     const current = this.byHash.get(hash);
     if (current) return this.answer(current, now);
-    const row = await this.repo.byHash(hash);
+    const row = await this.read(hash, MISS_READ_MS, UNAVAILABLE);
+    if (row === UNAVAILABLE) return { ok: false, reason: "unavailable" };
     return this.answer({ row: row ?? null, loadedAt: now, refreshing: false }, now);
   }
 
@@ -109,10 +117,9 @@ export class ApiKeyCache {
     return (entry.ok ??= { ok: true, key: row });
   }
 
-  private refreshInBackground(hash: string, entry: Entry): void {
+  private refreshInBackground(hash: string, entry: Entry, reading = this.repo.byHash(hash)): void {
     entry.refreshing = true;
-    this.repo
-      .byHash(hash)
+    reading
       // Only if nothing replaced the entry meanwhile: a revocation applied by put()/evictById() during the
       // read must not be overwritten by the row read before it.
       .then((row) => {

@@ -45,6 +45,27 @@ describe("key cache with the database away", () => {
     expect(next instanceof Promise).toBe(false);
   });
 
+  test("a stale entry whose re-read is only slow is served from the cache, and the read applies when it lands", async () => {
+    const key = generateApiKey();
+    let answer = (_: ApiKeyRow | undefined) => {};
+    let reads = 0;
+    const repo = {
+      byHash: () => (reads++ === 0 ? Promise.resolve(keyRow(key)) : new Promise<ApiKeyRow | undefined>((r) => (answer = r))),
+      touch: async () => undefined,
+    } as unknown as ApiKeyRepo;
+    const cache = new ApiKeyCache(repo);
+    const t = Date.now();
+    expect((await cache.verify(key, t)).ok).toBe(true);
+    const stale = await timed(cache.verify(key, t + 10_000));
+    expect(stale.value.ok).toBe(true);
+    expect(stale.ms).toBeLessThan(1_000);
+    // The slow read finally answers: the key was revoked elsewhere meanwhile.
+    answer(keyRow(key, t + 5_000));
+    await Bun.sleep(1);
+    expect(cache.verify(key)).toEqual({ ok: false, reason: "revoked" });
+    expect(reads).toBe(2);
+  });
+
   test("a key never seen is 'unavailable' after a bounded lookup, and at once when the lookup fails; never cached", async () => {
     const { repo, state } = outageRepo(undefined);
     const cache = new ApiKeyCache(repo);
