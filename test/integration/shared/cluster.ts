@@ -37,6 +37,8 @@ export interface ClusterOptions {
   instances?: number;
   /** Merged over generous limits for every class. */
   limits?: Record<string, { per_minute: number; burst?: number }>;
+  /** More of the config file (e.g. `credits`). */
+  config?: Record<string, unknown>;
 }
 
 export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
@@ -52,7 +54,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     REDIS_PREFIX: prefix,
     SWITCHYARD_ADMIN_KEY: adminKey,
     SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 9).toString("base64"),
-    SWITCHYARD_CONFIG: writeTempConfig(gatewayConfig(mock, { limits: { ...GENEROUS_LIMITS, ...o.limits } })),
+    SWITCHYARD_CONFIG: writeTempConfig(gatewayConfig(mock, { ...o.config, limits: { ...GENEROUS_LIMITS, ...o.limits } })),
   };
   // One after the other: the first migrates and bootstraps, the next finds everything in place.
   const nodes: ServerProcess[] = [];
