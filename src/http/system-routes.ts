@@ -41,6 +41,8 @@ export function systemRoutes(deps: Deps) {
           extra.records = { queued: records.queued, healthy: false, lastFlushAt: records.lastFlushAt };
           degraded.push(`request records not being written (${records.queued} queued; see the log)`);
         }
+        // Not a degradation (the writer keeps going), but an operator should look at dead_letter_records.
+        if (records.deadLettered > 0) extra.records = { ...(extra.records as object | undefined), deadLettered: records.deadLettered };
         if (degraded.length) return { status: "degraded", reasons: degraded, ...extra };
         return { status: "ready", ...extra };
       },

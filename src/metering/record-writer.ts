@@ -8,10 +8,15 @@
 //
 // Failure: when a batch fails (database down, locked, slow), it stays at the head of the queue and is
 // retried with exponential backoff; later records wait behind it. Retrying a batch whose commit did
-// happen is harmless: the batch write is idempotent.
+// happen is harmless: the batch write is idempotent. A batch the database refuses (its data, not an
+// outage: platform/db/refusal.ts) is split instead, its good records written and the one refused set
+// aside in the dead-letter table (record-isolate.ts), so that one bad record cannot stop all the others.
 import type { Database } from "../platform/db/database";
+import { dbErrorMessage, isDataRefusal } from "../platform/db/refusal";
 import { raceDeadline } from "../platform/deadline";
+import { debitsOnDeadLetter } from "./dead-letter";
 import { writeBatch } from "./record-batch";
+import { isolateRefused, type IsolateHooks } from "./record-isolate";
 import type { RequestRecord } from "./request-record";
 
 export interface RecordWriterOptions {
@@ -24,10 +29,13 @@ export interface RecordWriterOptions {
   /** First retry delay after a failed batch, doubled per failure up to maxBackoffMs. Default 100. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
-  /** Called after each committed batch with all of its records (inserted now or already present). */
+  /** Called after each committed batch (or part of one) with all of its records (inserted now or already
+   *  present), and with a dead-lettered record whose credit debit was written with it. */
   onFlushed?: (records: readonly RequestRecord[]) => void;
   /** Called when a batch fails; the batch will be retried. */
   onError?: (err: unknown, queued: number) => void;
+  /** Called when the database refused a record and it was set aside in dead_letter_records. */
+  onDeadLetter?: (record: RequestRecord, error: string) => void;
   now?: () => number;
 }
 
@@ -49,6 +57,8 @@ export interface RecordWriterStatus {
   lastFlushAt: number | null;
   /** False while the last attempted batch failed (records are waiting for the database). */
   healthy: boolean;
+  /** Records the database refused, set aside in dead_letter_records since start-up. */
+  deadLettered: number;
 }
 
 export interface DrainResult {
@@ -77,6 +87,19 @@ export class RecordWriter {
   private failures = 0;
   private lastError: string | null = null;
   private lastFlushAt: number | null = null;
+  private deadLettered = 0;
+  private readonly isolateHooks: IsolateHooks = {
+    now: () => this.now(),
+    written: (records) => this.flushed(records),
+    remaining: (records) => {
+      this.pending = records;
+    },
+    deadLettered: (record, error) => {
+      this.deadLettered += 1;
+      if (debitsOnDeadLetter(record)) this.flushed([record]);
+      this.opts.onDeadLetter?.(record, error);
+    },
+  };
 
   constructor(
     private readonly db: Database,
@@ -108,7 +131,13 @@ export class RecordWriter {
   }
 
   status(): RecordWriterStatus {
-    return { queued: this.size(), lastError: this.lastError, lastFlushAt: this.lastFlushAt, healthy: this.failures === 0 };
+    return {
+      queued: this.size(),
+      lastError: this.lastError,
+      lastFlushAt: this.lastFlushAt,
+      healthy: this.failures === 0,
+      deadLettered: this.deadLettered,
+    };
   }
 
   /** Flushes now, until the queue is empty or a batch fails. Resolves when that pass is over. */
@@ -153,25 +182,38 @@ export class RecordWriter {
       const batch = this.pending ?? this.take();
       if (batch.length === 0) return;
       this.pending = batch;
-      try {
-        await writeBatch(this.db, batch, this.now());
-      } catch (err) {
+      const err = await this.write(batch);
+      if (err !== null) {
         this.failures += 1;
-        this.lastError = err instanceof Error ? err.message : String(err);
+        this.lastError = dbErrorMessage(err);
         this.opts.onError?.(err, this.size());
-        return; // afterLoop schedules the retry with backoff
+        return; // afterLoop schedules the retry (of what is still pending) with backoff
       }
       this.pending = null;
       this.failures = 0;
       this.lastError = null;
       this.lastFlushAt = this.now();
-      try {
-        this.opts.onFlushed?.(batch);
-      } catch (err) {
-        this.opts.onError?.(err, this.size()); // the batch is committed: a hook failure changes nothing here
-      }
       // Keep going while full batches are ready; a partial batch waits for its timer (afterLoop).
       if (this.waiting() < this.batchSize) return;
+    }
+  }
+
+  /** Writes a batch, splitting one the database refuses; null once all of it is written or set aside. */
+  private async write(batch: RequestRecord[]): Promise<unknown> {
+    try {
+      await writeBatch(this.db, batch, this.now());
+    } catch (err) {
+      return isDataRefusal(err) ? isolateRefused(this.db, batch, err, this.isolateHooks) : err;
+    }
+    this.flushed(batch);
+    return null;
+  }
+
+  private flushed(records: readonly RequestRecord[]): void {
+    try {
+      this.opts.onFlushed?.(records);
+    } catch (err) {
+      this.opts.onError?.(err, this.size()); // the records are committed: a hook failure changes nothing here
     }
   }
 
