@@ -56,6 +56,8 @@ export function createApp(deps: Deps) {
               "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
               "inference bodies are read as JSON whatever their Content-Type, and a malformed or invalid body takes no rate-limit token.",
+              "With credits enforced, a platform-key call holds its worst-case cost (the final upstream body's, extensions merged, times n) against the balance until it settles, so concurrent calls overdraw by at most one call's worst case;",
+              "on platform-key calls, service_tier other than default/standard_only, web_search_options and provider-run tools are dropped with an unsupported_parameter warning (prices are standard-tier).",
               "While the database is unreachable inference serves from memory (keys already seen, settings, balances, budgets) and queues its records;",
               "a call that cannot be decided without it (a key never seen, a record backlog) answers 503 service_unavailable with Retry-After.",
             ].join(" "),
