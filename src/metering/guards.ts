@@ -26,6 +26,8 @@ function ignoreFailure(p: void | Promise<void>): void {
 }
 
 export function meteringGuards(d: GuardDeps): Guards {
+  /** Calls admitted without a credit hold because a BYOK route may serve them: their platform routes are skipped. */
+  const unheld = new WeakSet<CallContext>();
   /** A reservation made (or refused) → the admission that settles or releases it exactly once. */
   const admitted = (r: ReserveResult, hold: CreditHold | null): Admitted => {
     if (!r.ok) {
@@ -79,13 +81,17 @@ export function meteringGuards(d: GuardDeps): Guards {
       // candidates (platformAllowed).
       if (!d.enforceCredits || est.byok) return reserveBudget(ctx, est, null);
       const held = d.creditHolds.reserve(ctx.workspaceId, d.credits.balance(ctx.workspaceId), est.maxCostMicrodollars);
-      const next = (hold: CreditHold | null): Admitted | Promise<Admitted> =>
-        hold === null && !est.anyByok ? { ok: false, error: noCredit() } : reserveBudget(ctx, est, hold);
+      const next = (hold: CreditHold | null): Admitted | Promise<Admitted> => {
+        if (hold !== null) return reserveBudget(ctx, est, hold);
+        if (!est.anyByok) return { ok: false, error: noCredit() };
+        unheld.add(ctx);
+        return reserveBudget(ctx, est, null);
+      };
       return held instanceof Promise ? held.then(next) : next(held);
     },
     platformAllowed(ctx) {
       // Per attempt, the call's own hold (if any) already counted at admission: only the balance is checked.
-      return !d.enforceCredits || d.credits.canSpend(ctx.workspaceId);
+      return !d.enforceCredits || (!unheld.has(ctx) && d.credits.canSpend(ctx.workspaceId));
     },
     successHeaders(ctx, headers) {
       headers["X-Credits-Balance-Microdollars"] = String(d.credits.balance(ctx.workspaceId));

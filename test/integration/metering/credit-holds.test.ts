@@ -75,6 +75,24 @@ for (const db of DIALECTS) {
       expect((await creditChat(g)).status).toBe(200);
     });
 
+    test("a call refused a hold while another holds the balance is served by a BYOK route, never by a platform one", async () => {
+      await g.s.deps.credits.add(g.s.workspaceId, 5, "top_up");
+      const created = await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/byok-keys`, {
+        method: "POST",
+        body: JSON.stringify({ provider: "alpha", api_key: "sk-byok-alpha-0123456789" }),
+      });
+      expect(created.status).toBe(201);
+      // acme/chat by cost: gamma (platform) first, then alpha (the workspace's BYOK key).
+      const viaGateway = (r: Response) => r.json() as Promise<{ routing_metadata: { provider: string } }>;
+      const body = { model: "acme/chat", gateway: { routing: { optimize: "cost" } } };
+      const first = creditChat(g, body);
+      await g.mock.waitForRequests(1);
+      const second = await creditChat(g, body);
+      expect(second.status).toBe(200);
+      expect((await viaGateway(second)).routing_metadata.provider).toBe("alpha");
+      expect((await viaGateway(await first)).routing_metadata.provider).toBe("gamma");
+    });
+
     for (const [what, body] of [
       ["extensions raise max_tokens", { extensions: { alpha: { max_tokens: 20 } } }],
       ["extensions raise n", { extensions: { alpha: { n: 2 } } }],
