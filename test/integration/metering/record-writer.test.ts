@@ -129,7 +129,7 @@ for (const dialect of DIALECTS) {
       },
     );
 
-    test("a batch is stored whole and field for field", async () => {
+    test("a batch is stored whole and field for field (usage_estimated false unless the record says so)", async () => {
       const records = Array.from({ length: 37 }, (_, i) =>
         makeRecord({
           latencyMs: i,
@@ -137,6 +137,7 @@ for (const dialect of DIALECTS) {
           success: i % 2 === 1,
           tags: i % 3 ? null : [`t${i}`],
           ttftMs: i % 5 ? i : null,
+          ...(i % 4 ? {} : { usageEstimated: i % 8 === 0 }),
         }),
       );
       await writeBatch(t.db, records, Date.now());
@@ -151,6 +152,7 @@ for (const dialect of DIALECTS) {
           success: r.success,
           ttftMs: r.ttftMs,
           tags: r.tags === null ? null : JSON.stringify(r.tags),
+          usageEstimated: r.usageEstimated === true,
         });
       }
     });
