@@ -1,7 +1,8 @@
 // The rate-limit hook at the edge: every route maps to one class (CONTRACT §5); `discovery` is keyed
 // by client address, `key_creation` by workspace, the others by API key. A key this instance does not
-// hold in its key cache (unknown, malformed, or not read yet) is counted against the client address, so
-// minting or inventing keys cannot multiply a limit, and an address over it costs no database lookup.
+// hold in its key cache (unknown, malformed, or not read yet) first takes a token from the client
+// address's bucket, and only then is it read (and, if valid, charged to its own bucket too): inventing
+// keys cannot multiply a limit, and an address over it costs no database lookup.
 // Over the limit → 429 rate_limit_exceeded with Retry-After; otherwise the X-RateLimit-* headers are set.
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
@@ -11,11 +12,11 @@ import { clientAddress } from "../limits/client-address";
 import { rateLimitHeaders, retryAfterSeconds, type LimitResult, type RateLimiter } from "../limits/limiter";
 import type { RateClass } from "../limits/classes";
 import type { ApiKeyRow } from "../management/api-keys/repo";
+import type { ApiKeyCache, KeyCheck } from "../auth/key-cache";
 
-/** The key cache's view the limiter needs: the row of a key it holds, without reading the database. */
-export interface KnownKeys {
-  cachedRow(hash: string): ApiKeyRow | undefined;
-}
+/** The key cache's view the limiter needs: a held key's row without a database read, and the read itself. */
+export type KnownKeys = Pick<ApiKeyCache, "cachedRow" | "verify">;
+type LimitHeaders = Record<string, string>;
 
 export type Classifier = (method: string, route: string) => RateClass | null;
 
@@ -55,17 +56,37 @@ export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedPro
   return (request, route, peer) => {
     const cls = classify(request.method, route);
     if (!cls) return null;
-    let key: string;
-    if (cls === "discovery") key = addressOf(request, peer, trustedProxies);
-    else {
-      const presented = presentedKey(request.headers, route === "/v1/messages");
-      const row = presented ? keys.cachedRow(hashApiKey(presented)) : undefined;
-      if (!row) key = `addr:${addressOf(request, peer, trustedProxies)}`;
-      else key = cls === "key_creation" ? `ws:${row.workspaceId}` : row.keyHash;
-    }
-    const r = limiter.check(cls, key);
-    return r instanceof Promise ? r.then((x) => limited(cls, x)) : limited(cls, r);
+    if (cls === "discovery") return take(limiter, cls, addressOf(request, peer, trustedProxies));
+    const presented = presentedKey(request.headers, route === "/v1/messages");
+    const row = presented ? keys.cachedRow(hashApiKey(presented)) : undefined;
+    if (row) return take(limiter, cls, bucketOf(cls, row));
+    const byAddress = take(limiter, cls, `addr:${addressOf(request, peer, trustedProxies)}`);
+    if (!presented) return byAddress;
+    return byAddress instanceof Promise
+      ? byAddress.then((h) => afterAddress(limiter, keys, cls, presented, h))
+      : afterAddress(limiter, keys, cls, presented, byAddress);
   };
+}
+
+/** API keys have a bucket each; `key_creation` has one per workspace, so a key minted by a key gets no allowance of its own. */
+function bucketOf(cls: RateClass, row: ApiKeyRow): string {
+  return cls === "key_creation" ? `ws:${row.workspaceId}` : row.keyHash;
+}
+
+/** One token from (class, key): the headers, or a 429 thrown (or rejected, with Redis). */
+function take(limiter: RateLimiter, cls: RateClass, key: string): LimitHeaders | Promise<LimitHeaders> {
+  const r = limiter.check(cls, key);
+  return r instanceof Promise ? r.then((x) => limited(cls, x)) : limited(cls, r);
+}
+
+/**
+ * A key not held, past its address's bucket: read it (the cache keeps the answer, so authentication
+ * does not read it again), and a valid one pays its own bucket as well; any other answer is authentication's.
+ */
+function afterAddress(limiter: RateLimiter, keys: KnownKeys, cls: RateClass, presented: string, byAddress: LimitHeaders) {
+  const own = (c: KeyCheck): LimitHeaders | Promise<LimitHeaders> => (c.ok ? take(limiter, cls, bucketOf(cls, c.key)) : byAddress);
+  const check = keys.verify(presented);
+  return check instanceof Promise ? check.then(own, () => byAddress) : own(check);
 }
 
 /** The client's address, through trusted proxies (a function, not a closure made per request). */
@@ -74,7 +95,7 @@ function addressOf(request: Request, peer: PeerAddress, trustedProxies: readonly
 }
 
 /** The headers for a request within its limit; a 429 ApiError thrown for one past it. */
-function limited(cls: string, r: LimitResult): Record<string, string> {
+function limited(cls: string, r: LimitResult): LimitHeaders {
   if (!r.ok) {
     throw new ApiError(
       "rate_limit_exceeded",
