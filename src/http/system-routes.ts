@@ -47,7 +47,12 @@ export function systemRoutes(deps: Deps) {
         return { status: "ready", ...extra };
       },
       {
-        detail: { summary: "Database reachable and migrated; degraded while Redis (shared mode) or record writes fail", tags: ["system"] },
+        detail: {
+          summary: "Database reachable and migrated; degraded while Redis (shared mode) or record writes fail",
+          description:
+            "`records.deadLettered`, when present, counts the request records the database refused since start: each was set aside in the `dead_letter_records` table (the status stays `ready`).",
+          tags: ["system"],
+        },
       },
     )
     .get(
