@@ -11,6 +11,7 @@
 // lost; each instance then enforces on its own view). Spend settled locally during an outage is not
 // replayed into Redis: Postgres has it, and the next seeded period starts from Postgres.
 import type { Database } from "../platform/db/database";
+import { withDeadline } from "../platform/deadline";
 import { sha256Hex } from "../platform/ids";
 import type { Logger } from "../platform/logger";
 import type { RedisConnection } from "../platform/redis";
@@ -30,6 +31,8 @@ export interface RedisBudgetOptions {
 
 type Script<T> = (keys: string[], args: (string | number)[]) => Promise<T>;
 const DAY_MS = 86_400_000;
+/** A call waits this long at most for Postgres to seed a period; past it the local counters admit it. */
+const SEED_READ_MS = 1_000;
 
 export class RedisBudgetCounters implements BudgetCounters {
   private readonly defs = new Map<string, BudgetDef>();
@@ -254,7 +257,8 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (!p) {
       p = (async () => {
         const b = periodBounds(def.period, now);
-        const spent = await loadSpend(this.db, def, b.start, b.end);
+        const spent = await withDeadline<number | null>(loadSpend(this.db, def, b.start, b.end), SEED_READ_MS, () => null);
+        if (spent === null) throw new Error("budget period not seeded: the database did not answer in time");
         await this.scripts.seed([key], [spent, b.end + DAY_MS]);
       })().finally(() => this.seeding.delete(key));
       this.seeding.set(key, p);

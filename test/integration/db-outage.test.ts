@@ -5,11 +5,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { generateApiKey } from "../../src/auth/key-format";
+import type { BudgetDef } from "../../src/metering/budgets";
+import { RedisBudgetCounters } from "../../src/metering/redis-budgets";
+import { openDatabase, type Database } from "../../src/platform/db/database";
+import { randomBase62 } from "../../src/platform/ids";
+import { createLogger } from "../../src/platform/logger";
+import { RedisConnection } from "../../src/platform/redis";
 import { gatewayConfig, startGateway, type TestGateway } from "../support/gateway";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstream";
 import { privatePostgres, privatePostgresAvailable, type PrivatePostgres } from "../support/private-postgres";
 import { GENEROUS_LIMITS, writeTempConfig } from "../support/server";
 import { eventually, spawnServer, type ServerProcess } from "../support/spawn";
+import { deleteKeys, SHARED_REDIS } from "./shared/cluster";
 
 const RATE_PER_S = 40;
 const LOAD_MS = 10_000;
@@ -191,4 +198,56 @@ describe("admission while request recording is backed up", () => {
     }
     expect((await chat()).status).toBe(200);
   });
+});
+
+describe.skipIf(!available)("shared mode: a budget period seeded while Postgres hangs", () => {
+  let pg: PrivatePostgres;
+  let db: Database;
+  let redis: RedisConnection;
+  const prefix = `switchyard-test-${randomBase62(10)}:`;
+  const redisUrl = `${SHARED_REDIS}/6`;
+  const logger = createLogger("error", () => {});
+
+  beforeAll(async () => {
+    pg = await privatePostgres();
+    await pg.start();
+    db = await openDatabase(pg.url);
+    await db.migrate();
+    redis = new RedisConnection(redisUrl, prefix, logger);
+    await redis.start();
+  }, 30_000);
+  afterAll(async () => {
+    pg?.resume();
+    await redis?.close();
+    await db?.close();
+    await pg?.destroy();
+    await deleteKeys(redisUrl, prefix).catch(() => undefined);
+  });
+
+  test("a call whose budget period must be seeded from a hung database is admitted on local counters within ~1 s", async () => {
+    expect(redis.isUp()).toBe(true);
+    const counters = new RedisBudgetCounters(redis, db, logger);
+    const workspaceId = `ws_${randomBase62(8)}`;
+    const def: BudgetDef = {
+      id: crypto.randomUUID(),
+      workspaceId,
+      scope: "workspace",
+      scopeId: "",
+      period: "daily",
+      limitMicrodollars: 1_000_000,
+      enforce: true,
+      includeByok: false,
+    };
+    await counters.upsertBudget(def);
+    // Redis has no hash for today's period yet: the first call must seed it from the request records.
+    pg.pause();
+    const t0 = performance.now();
+    const r = await counters.reserve({ workspaceId, apiKeyId: "key_1", provider: "alpha", byok: false }, 1_000);
+    const headers = await counters.headers(workspaceId, "key_1");
+    expect(performance.now() - t0).toBeLessThan(3_000);
+    expect(r.ok).toBe(true);
+    expect(headers["X-Budget-Daily-Limit"]).toBe("1.00");
+    pg.resume();
+    if (r.ok) await counters.release(r.reservation);
+  }, 20_000);
 });

@@ -1,7 +1,7 @@
 // A private Postgres cluster a test may stop and start (the machine's shared Postgres serves other tests
 // and must never be stopped): initdb into a temp directory owned by the `postgres` user, pg_ctl on a
 // free port. Tests run as root, and Postgres refuses to run as root, so every command runs as `postgres`.
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { userInfo } from "node:os";
@@ -16,6 +16,9 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** `fast` ends sessions and checkpoints; `immediate` is a crash-like stop. */
   stop(mode?: "fast" | "immediate"): Promise<void>;
+  /** Freezes every server process (SIGSTOP): connections are accepted by the kernel and never answered. */
+  pause(): void;
+  resume(): void;
   /** Stops the server (if running) and removes its directory. */
   destroy(): Promise<void>;
 }
@@ -64,6 +67,23 @@ async function acceptsQueries(url: string): Promise<boolean> {
   }
 }
 
+/** The postmaster (first line of postmaster.pid) and its children, from /proc. */
+function serverPids(data: string): number[] {
+  const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // The parent PID is the fourth field of /proc/PID/stat, after the parenthesised command name.
+        return Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
 /** Creates the cluster (initdb); call start() to run it. */
 export async function privatePostgres(): Promise<PrivatePostgres> {
   const bin = postgresBinDir();
@@ -86,13 +106,18 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   let running = false;
   // Should the test process end without afterAll, the cluster must not outlive it.
   const onExit = () => {
-    if (running) Bun.spawnSync(["runuser", "-u", "postgres", "--", pgCtl, "-D", data, "-m", "immediate", "stop"]);
+    if (!running) return;
+    signal("SIGCONT");
+    Bun.spawnSync(["runuser", "-u", "postgres", "--", pgCtl, "-D", data, "-m", "immediate", "stop"]);
   };
   process.once("exit", onExit);
   const stop = async (mode: "fast" | "immediate" = "fast") => {
     if (!running) return;
     await asPostgres(pgCtl, ["-D", data, "-m", mode, "-w", "stop"]);
     running = false;
+  };
+  const signal = (sig: NodeJS.Signals) => {
+    for (const pid of serverPids(data)) process.kill(pid, sig);
   };
   return {
     url,
@@ -103,8 +128,11 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
       if (!(await eventually(() => acceptsQueries(url), 10_000, 50))) throw new Error(`private Postgres on port ${port} does not answer`);
     },
     stop,
+    pause: () => signal("SIGSTOP"),
+    resume: () => signal("SIGCONT"),
     async destroy() {
       try {
+        if (running) signal("SIGCONT");
         await stop("immediate");
       } finally {
         process.off("exit", onExit);
