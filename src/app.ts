@@ -4,6 +4,7 @@ import { openapi } from "@elysiajs/openapi";
 import type { Deps } from "./deps";
 import { edge, edgeSteps } from "./http/edge";
 import { hotRoutes } from "./http/hot-routes";
+import { MAX_JSON_DEPTH } from "./http/body";
 import { systemRoutes } from "./http/system-routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
@@ -18,7 +19,7 @@ import { builtinClass, rateCheck, rateLimit, type PeerAddress } from "./http/rat
 export const VERSION = "0.1.0";
 
 export function createApp(deps: Deps) {
-  const inferenceRoutes = { inference: deps.inference, keys: deps.keys };
+  const inferenceRoutes = { inference: deps.inference, keys: deps.keys, maxBodyBytes: deps.config.maxRequestBodyBytes.inference };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
   const steps = edgeSteps(deps.logger, [messagesErrorRenderer]);
   const limit = rateCheck(
@@ -38,7 +39,11 @@ export function createApp(deps: Deps) {
   );
   // normalize off: the body schemas say what is accepted (unknown gateway fields are a 400, not silently
   // dropped), and the per-request object mirroring it costs is avoided.
-  const app = new Elysia({ normalize: false, serve: { routes: hot } })
+  // The server's own cap (a bare 413 before any route runs) sits 1 MiB above the largest route limit, so
+  // the routes' counted reads answer with the envelope first (http/body.ts).
+  const limits = deps.config.maxRequestBodyBytes;
+  const maxRequestBodySize = Math.max(limits.inference, limits.management) + 1024 * 1024;
+  const app = new Elysia({ normalize: false, serve: { routes: hot, maxRequestBodySize } })
     .use(edge(steps))
     .use(rateLimit(limit, peer))
     .use(
@@ -55,7 +60,9 @@ export function createApp(deps: Deps) {
               "Choices beyond the API document (also in the README): chat streams always end with a usage chunk, a routing_metadata chunk and [DONE];",
               "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
-              "inference bodies are read as JSON whatever their Content-Type, and a malformed or invalid body takes no rate-limit token.",
+              "inference bodies are read as JSON whatever their Content-Type; the API key is checked before any body is read (401 first),",
+              `bodies are limited while they stream in (config max_request_body_mb: 20 MB inference, 1 MB management; 413 request_too_large), nest at most ${MAX_JSON_DEPTH} levels (400 invalid_request),`,
+              "and no string in a body, query or path parameter may hold NUL (400 invalid_parameter naming it).",
               "With credits enforced, a platform-key call holds its worst-case cost (the final upstream body's, extensions merged, times n) against the balance until it settles, so concurrent calls overdraw by at most one call's worst case;",
               "on platform-key calls, service_tier other than default/standard_only, web_search_options and provider-run tools are dropped with an unsupported_parameter warning (prices are standard-tier).",
               "While the database is unreachable inference serves from memory (keys already seen, settings, balances, budgets) and queues its records;",
@@ -72,7 +79,7 @@ export function createApp(deps: Deps) {
     .use(inference[0]!.plugin)
     .use(inference[1]!.plugin)
     .use(inference[2]!.plugin)
-    .use(managementRoutes(deps.management))
+    .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management))
     .use(docsRoutes(getSpec))
     .onStart(({ server: s }) => {
       server = s;

@@ -28,6 +28,8 @@ export interface Config {
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;
   file: FileConfig;
+  /** The largest request body accepted, in bytes (config file `max_request_body_mb`; 20 MB and 1 MB by default). */
+  maxRequestBodyBytes: { inference: number; management: number };
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
   credentialEnv: Record<string, string>;
 }
@@ -41,6 +43,8 @@ const DEFAULTS: Record<string, string> = {
   SWITCHYARD_HEAP_LIMIT_MB: "3",
   SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
+
+const MB = 1024 * 1024;
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
@@ -132,6 +136,10 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     upstreamClient: e.SWITCHYARD_UPSTREAM_CLIENT,
     dataDir,
     file,
+    maxRequestBodyBytes: Object.freeze({
+      inference: Math.floor((file.max_request_body_mb?.inference ?? 20) * MB),
+      management: Math.floor((file.max_request_body_mb?.management ?? 1) * MB),
+    }),
     credentialEnv,
   });
 }

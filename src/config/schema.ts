@@ -128,6 +128,13 @@ export const FileConfigSchema = Type.Object(
       ),
     ),
     trusted_proxies: Type.Optional(Type.Array(Type.String())),
+    /** The largest request body accepted, in MB (1 MB = 1,048,576 bytes): inference routes, management routes. */
+    max_request_body_mb: Type.Optional(
+      Type.Object(
+        { inference: Type.Optional(Type.Number({ exclusiveMinimum: 0 })), management: Type.Optional(Type.Number({ exclusiveMinimum: 0 })) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

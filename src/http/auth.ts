@@ -1,6 +1,7 @@
 // API-key and scope checks at the edge. Every listed scope is required (scope_mode = all).
 import { ApiError } from "./errors";
 import type { ApiKeyCache, KeyCheck } from "../auth/key-cache";
+import { KEY_PATTERN, hashApiKey } from "../auth/key-format";
 import type { Scope } from "../auth/scopes";
 import type { ApiKeyRow } from "../management/api-keys/repo";
 
@@ -63,6 +64,36 @@ function authorized(check: KeyCheck, scopes: readonly Scope[]): AuthContext {
     throw new ApiError("insufficient_scope", `This API key lacks the required scope(s): ${missing.join(", ")}.`);
   }
   return { key: check.key, workspaceId: check.key.workspaceId };
+}
+
+// The edge checks the key before it reads the body and keeps the answer on the request for the handler.
+const AUTH = Symbol("switchyard.auth");
+type WithAuth = Request & { [AUTH]?: AuthContext };
+
+/** `authenticate` for a request, the answer kept on it for authOf; synchronous when the cache answers. */
+export function authenticateRequest(cache: ApiKeyCache, request: Request, allowXApiKey: boolean): AuthContext | Promise<AuthContext> {
+  const authed = authenticate(cache, request.headers, [], { allowXApiKey });
+  return authed instanceof Promise ? authed.then((a) => keep(request, a)) : keep(request, authed);
+}
+
+function keep(request: Request, auth: AuthContext): AuthContext {
+  (request as WithAuth)[AUTH] = auth;
+  return auth;
+}
+
+export function authOf(request: Request): AuthContext | undefined {
+  return (request as WithAuth)[AUTH];
+}
+
+/**
+ * `authenticateRequest` for a key that can be judged without reading it from the database first (missing,
+ * malformed, or held by the cache); null for a key the cache does not hold, to be read after its
+ * rate-limit check (an unknown key costs no lookup once its address is over the limit).
+ */
+export function authenticateCached(cache: ApiKeyCache, request: Request, allowXApiKey: boolean): AuthContext | Promise<AuthContext> | null {
+  const presented = presentedKey(request.headers, allowXApiKey);
+  if (presented && KEY_PATTERN.test(presented) && !cache.cachedRow(hashApiKey(presented))) return null;
+  return authenticateRequest(cache, request, allowXApiKey);
 }
 
 /** Workspace routes: another workspace's ID answers 404, not 403, so IDs do not leak. */

@@ -14,6 +14,7 @@ export const ERROR_TABLE = {
   budget_exists: { status: 409, type: "conflict_error", retryable: false },
   idempotency_conflict: { status: 409, type: "conflict_error", retryable: false },
   idempotency_in_progress: { status: 409, type: "conflict_error", retryable: true },
+  request_too_large: { status: 413, type: "invalid_request_error", retryable: false },
   validation_error: { status: 422, type: "invalid_request_error", retryable: false },
   rate_limit_exceeded: { status: 429, type: "rate_limit_error", retryable: true },
   budget_exceeded: { status: 429, type: "rate_limit_error", retryable: false },
@@ -41,6 +42,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   budget_exists: "A budget already exists for this scope and period.",
   idempotency_conflict: "This Idempotency-Key was used before with a different body.",
   idempotency_in_progress: "A request with this Idempotency-Key is still running; retry shortly.",
+  request_too_large:
+    "The request body is over the route's size limit (`max_request_body_mb`: 20 MB for inference, 1 MB for management by default); counted as it arrives, so a body without Content-Length is cut off at the limit.",
   validation_error: "The budget's limit, scope or period is not valid.",
   rate_limit_exceeded: "Too many requests in this rate class; wait for Retry-After seconds.",
   budget_exceeded: "An enforced budget's limit for the current period has been reached.",

@@ -1,7 +1,9 @@
 // The inference POSTs served straight from Bun.serve's route table instead of through Elysia's per-request
 // composition (a context object, the hook chain as awaited calls, the response mapping). The steps are
-// the same functions the Elysia hooks run (edge.ts, rate-limit.ts), in Elysia's order: request ID, JSON
-// body, validation, rate limit, the route's handler, error rendering, the log line. The Elysia routes
+// the same functions the Elysia hooks run (edge.ts, rate-limit.ts): request ID, rate limit (before the
+// key is read from the database: an unknown key counts against its address), the key, then the body
+// (counted, so an unauthenticated or oversized one is never buffered whole), validation, the route's
+// handler, error rendering, the log line. The Elysia routes
 // stay registered (the OpenAPI document and app.handle use them); Elysia's `serve.routes` config puts
 // these in front of them on the listening server.
 // Measured side by side (bench/ab.ts --together, 32 connections, three gateways per side): 0.93× the
@@ -9,6 +11,9 @@
 import { Elysia } from "elysia";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
+import type { ApiKeyCache } from "../auth/key-cache";
+import { authenticateCached, authenticateRequest } from "./auth";
+import { parseJsonBody, readBody, readJsonBody } from "./body";
 import type { EdgeSteps } from "./edge";
 import type { PeerAddress, RateCheck } from "./rate-limit";
 import { withHeaders } from "./reply-headers";
@@ -21,9 +26,18 @@ export interface ReplySet {
 /** A route's handler: the validated body in, a JSON text (sent with `set.headers`) or a Response out. */
 export type RouteHandler = (request: Request, body: unknown, set: ReplySet) => Promise<string | Response>;
 
+/** What a route needs to admit a request before its handler: the key check, then the body limit. */
+export interface Admission {
+  keys: ApiKeyCache;
+  maxBodyBytes: number;
+  /** Anthropic clients send their key as `x-api-key`. */
+  allowXApiKey?: boolean;
+}
+
 export interface HotRoute {
   path: string;
   handle: RouteHandler;
+  admission: Admission;
   /** The body schema, compiled; routes that validate their body themselves leave it out. */
   check?: TypeCheck<TSchema>;
 }
@@ -37,7 +51,7 @@ export function hotRoutes(routes: readonly HotRoute[], steps: EdgeSteps, limit: 
   return table;
 }
 
-function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: RateCheck): BunRoute {
+function serveRoute({ path, handle, check, admission }: HotRoute, steps: EdgeSteps, limit: RateCheck): BunRoute {
   // The client address reader, made once per server rather than a closure per request (and made outside
   // the request's scope: a closure made in it kept that first request reachable for good).
   let peerServer: Parameters<BunRoute>[1] | null = null;
@@ -50,14 +64,24 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
     const set: ReplySet = { headers: { "x-request-id": steps.tag(request) } };
     let res: Response;
     try {
-      // Elysia's order: the body is parsed and checked against the route's schema before the hooks run,
-      // so a malformed request is answered without taking a rate-limit token.
-      const body = await request.json().catch(parseFailure);
+      // Elysia's order for a key the cache holds: key, body, validation, then the limit (a malformed body
+      // takes no token); a key it does not hold is limited by address before the database is read.
+      const allowX = admission.allowXApiKey ?? false;
+      let authed = authenticateCached(admission.keys, request, allowX);
+      const limitFirst = authed === null;
+      if (limitFirst) {
+        await takeLimit(limit, request, path, peer, set);
+        authed = authenticateRequest(admission.keys, request, allowX);
+      }
+      if (authed instanceof Promise) await authed;
+      const body = parseJsonBody(await readBody(request, admission.maxBodyBytes));
       if (check && !check.Check(body)) throw new HotFailure("VALIDATION", { valueError: check.Errors(body).First() });
-      // The memory limiter answers synchronously: no await (and its resumption) for it.
-      const checked = limit(request, path, peer);
-      const limits = checked instanceof Promise ? await checked : checked;
-      if (limits) Object.assign(set.headers, limits);
+      if (!limitFirst) {
+        // The memory limiter answers synchronously: no await (and its resumption) for it.
+        const checked = limit(request, path, peer);
+        const limits = checked instanceof Promise ? await checked : checked;
+        if (limits) Object.assign(set.headers, limits);
+      }
       const out = await handle(request, body, set);
       res = typeof out === "string" ? withHeaders(new Response(out), set.headers) : out;
     } catch (err) {
@@ -70,20 +94,21 @@ function serveRoute({ path, handle, check }: HotRoute, steps: EdgeSteps, limit: 
   };
 }
 
+async function takeLimit(limit: RateCheck, request: Request, path: string, peer: PeerAddress, set: ReplySet): Promise<void> {
+  const limits = await limit(request, path, peer);
+  if (limits) Object.assign(set.headers, limits);
+}
+
 function addressReader(server: Parameters<BunRoute>[1]): PeerAddress {
   return (r) => server.requestIP(r)?.address ?? "unknown";
 }
 
-/** A failure named the way Elysia names its own (PARSE, VALIDATION), so the edge renders it alike. */
+/** A failure named the way Elysia names its own (VALIDATION), so the edge renders it alike. */
 class HotFailure {
   constructor(
-    readonly code: "PARSE" | "VALIDATION",
+    readonly code: "VALIDATION",
     readonly detail: unknown,
   ) {}
-}
-
-function parseFailure(err: unknown): never {
-  throw new HotFailure("PARSE", err);
 }
 
 /**
@@ -91,13 +116,18 @@ function parseFailure(err: unknown): never {
  * handler that documents it (OpenAPI) and answers app.handle. `body` is the schema Elysia validates
  * and the hot route checks compiled; routes that validate their own body leave it out.
  */
-export function inferencePost(name: string, path: string, handle: RouteHandler, summary: string, body?: TSchema) {
+export function inferencePost(admission: Admission, name: string, path: string, handle: RouteHandler, summary: string, body?: TSchema) {
   const detail = { summary, tags: ["inference"], security: [{ bearer: [] }] };
+  // As on the hot route: the key first (app.handle has no rate-limit step before it), then the counted body.
+  const parse = async ({ request }: { request: Request }) => {
+    await authenticateRequest(admission.keys, request, admission.allowXApiKey ?? false);
+    return readJsonBody(request, admission.maxBodyBytes);
+  };
   const plugin = new Elysia({ name }).post(
     path,
     ({ body, request, set }) => handle(request, body, set),
-    body ? { body, detail } : { detail },
+    body ? { body, detail, parse } : { detail, parse },
   );
-  const hot: HotRoute = { path, handle, check: body ? TypeCompiler.Compile(body) : undefined };
+  const hot: HotRoute = { path, handle, admission, check: body ? TypeCompiler.Compile(body) : undefined };
   return { plugin, hot };
 }

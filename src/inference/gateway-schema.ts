@@ -9,7 +9,8 @@ export const GatewayMetadata = Type.Object(
     user_id: Type.Optional(Type.String({ maxLength: 255 })),
     trace_id: Type.Optional(Type.String({ maxLength: 255 })),
     custom_fields: Type.Optional(
-      Type.Record(Type.String({ pattern: "^.{1,50}$" }), Type.String({ maxLength: 200 }), { maxProperties: 10 }),
+      // A RegExp key (with additionalProperties false) is what TypeBox checks: a Type.String key's pattern is ignored.
+      Type.Record(Type.RegExp(/^[\s\S]{1,50}$/u), Type.String({ maxLength: 200 }), { maxProperties: 10, additionalProperties: false }),
     ),
   },
   { additionalProperties: false },

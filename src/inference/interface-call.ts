@@ -1,7 +1,7 @@
 // The part every inference route shares: authenticate, validate the gateway fields, run.
 import type { Endpoint } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
-import { authenticate } from "../http/auth";
+import { authenticate, authOf } from "../http/auth";
 import { requestIdOf } from "../http/edge";
 import { withHeaders } from "../http/reply-headers";
 import { firstFieldError, validationApiError } from "./responses/validation-error";
@@ -13,6 +13,8 @@ import { callContext, runCall, type CallOutput } from "./call";
 export interface InferenceRouteDeps {
   inference: InferenceDeps;
   keys: ApiKeyCache;
+  /** The largest body accepted, in bytes (config `max_request_body_mb.inference`). */
+  maxBodyBytes: number;
 }
 
 export interface TranslatedCall {
@@ -62,8 +64,8 @@ export async function runInterfaceCall(
   translate: () => TranslatedCall,
   opts: { allowXApiKey?: boolean } = {},
 ): Promise<{ out: CallOutput; headers: Record<string, string>; requestId: string; model: string }> {
-  // A key the cache knows is answered without a promise: no await (and its resumption) for it.
-  const authed = authenticate(d.keys, request.headers, [], opts);
+  // Checked by the edge before the body was read (authOf); a key the cache knows is answered without a promise: no await (and its resumption) for it.
+  const authed = authOf(request) ?? authenticate(d.keys, request.headers, [], opts);
   const auth = authed instanceof Promise ? await authed : authed;
   const headers: Record<string, string> = {};
   const t = translate();

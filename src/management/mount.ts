@@ -3,8 +3,9 @@
 // becomes the status and JSON body. Handlers receive plain values, never the Elysia context.
 import type { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { authenticate, assertOwnWorkspace, type AuthContext } from "../http/auth";
+import { authenticate, assertOwnWorkspace, authenticateCached, type AuthContext } from "../http/auth";
 import { ApiError } from "../http/errors";
+import { parseJsonBody, readBody, refuseNulParams } from "../http/body";
 import type { Management } from "./module";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
 import { withIdempotency, type Reply } from "./idempotency/run";
@@ -52,6 +53,36 @@ function openapiDetail(spec: RouteSpec, doc: RouteDoc) {
   };
 }
 
+/** A body that failed to parse: answered only once the key has been checked (401 comes first). */
+class BodyFailure {
+  constructor(readonly error: unknown) {}
+}
+const NO_BODY = Symbol("switchyard.noBody");
+
+const PUBLIC = new Set(
+  Object.values(MANAGEMENT_ROUTES as Record<string, RouteSpec>)
+    .filter((r) => r.public)
+    .map((r) => `${r.method} ${r.path}`),
+);
+
+/**
+ * The management routes' body parser (an Elysia parse hook): a key judged bad without the database is
+ * refused before the body is read; the body is counted up to `maxBodyBytes` as it arrives (413 past
+ * it); a parse failure waits for the handler, which answers it after the key check.
+ */
+export function managementBodyParser(m: Management, maxBodyBytes: number) {
+  return async ({ request, route }: { request: Request; route: string }): Promise<unknown> => {
+    if (!PUBLIC.has(`${request.method} ${route}`)) await authenticateCached(m.keys, request, false);
+    const text = await readBody(request, maxBodyBytes);
+    if (text === "") return NO_BODY;
+    try {
+      return parseJsonBody(text);
+    } catch (err) {
+      return new BodyFailure(err);
+    }
+  };
+}
+
 export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler, doc: RouteDoc = {}): Elysia {
   const spec: RouteSpec = MANAGEMENT_ROUTES[id];
   return app.route(
@@ -63,9 +94,12 @@ export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler,
       let workspaceId = "";
       if (!spec.public) {
         auth = await authenticate(m.keys, request.headers, spec.scopes);
+        refuseNulParams(request.url, p, (query ?? {}) as Record<string, unknown>);
         workspaceId = p.workspace_id ?? auth.workspaceId;
         assertOwnWorkspace(auth, workspaceId);
-      }
+      } else refuseNulParams(request.url, p, (query ?? {}) as Record<string, unknown>);
+      if (body instanceof BodyFailure) throw body.error;
+      if (body === NO_BODY) body = undefined;
       const call: Call = {
         auth,
         actorId: auth?.key.id ?? null,

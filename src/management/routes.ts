@@ -2,6 +2,7 @@
 // the plugin starts the in-memory stores' refresh (the app is built after migrations have run).
 import { Elysia } from "elysia";
 import type { Management } from "./module";
+import { managementBodyParser } from "./mount";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { auditRoutes } from "./audit/routes";
 import { billingRoutes } from "./billing/routes";
@@ -28,8 +29,9 @@ const FEATURES = [
   auditRoutes,
 ];
 
-export function managementRoutes(m: Management): Elysia {
-  const app = new Elysia({ name: "management" });
+export function managementRoutes(m: Management, maxBodyBytes: number): Elysia {
+  // Every route of the plugin reads its body through this one parser (mount.ts: the key check comes first).
+  const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes));
   for (const feature of FEATURES) feature(app as unknown as Elysia, m);
   return app as unknown as Elysia;
 }

@@ -28,5 +28,5 @@ function chatHandler(d: InferenceRouteDeps): RouteHandler {
 
 export function chatRoutes(d: InferenceRouteDeps) {
   const summary = "Create a chat completion (OpenAI-compatible; JSON or SSE stream)";
-  return inferencePost("chat", PATH, chatHandler(d), summary, ChatCompletionBody);
+  return inferencePost(d, "chat", PATH, chatHandler(d), summary, ChatCompletionBody);
 }

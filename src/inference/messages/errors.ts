@@ -7,6 +7,7 @@ export type AnthropicErrorType =
   | "authentication_error"
   | "permission_error"
   | "not_found_error"
+  | "request_too_large"
   | "rate_limit_error"
   | "api_error"
   | "overloaded_error";
@@ -23,6 +24,7 @@ export const ANTHROPIC_ERROR_TYPE: Record<ErrorCode, AnthropicErrorType> = {
   budget_exists: "invalid_request_error",
   idempotency_conflict: "invalid_request_error",
   idempotency_in_progress: "invalid_request_error",
+  request_too_large: "request_too_large",
   validation_error: "invalid_request_error",
   rate_limit_exceeded: "rate_limit_error",
   budget_exceeded: "rate_limit_error",

@@ -39,5 +39,11 @@ function messagesHandler(d: InferenceRouteDeps): RouteHandler {
 }
 
 export function messagesRoutes(d: InferenceRouteDeps) {
-  return inferencePost("messages", PATH, messagesHandler(d), "Create a message (Anthropic Messages-compatible; JSON or SSE events)");
+  return inferencePost(
+    { ...d, allowXApiKey: true },
+    "messages",
+    PATH,
+    messagesHandler(d),
+    "Create a message (Anthropic Messages-compatible; JSON or SSE events)",
+  );
 }

@@ -30,5 +30,11 @@ function responsesHandler(d: InferenceRouteDeps): RouteHandler {
 }
 
 export function responsesRoutes(d: InferenceRouteDeps) {
-  return inferencePost("responses", PATH, responsesHandler(d), "Create a model response (OpenAI Responses-compatible; JSON or SSE events)");
+  return inferencePost(
+    d,
+    "responses",
+    PATH,
+    responsesHandler(d),
+    "Create a model response (OpenAI Responses-compatible; JSON or SSE events)",
+  );
 }
