@@ -72,11 +72,11 @@ const PUBLIC = new Set(
  */
 export function managementBodyParser(m: Management, maxBodyBytes: number) {
   return async ({ request, route }: { request: Request; route: string }): Promise<unknown> => {
-    if (!PUBLIC.has(`${request.method} ${route}`)) await authenticateCached(m.keys, request, false);
-    const text = await readBody(request, maxBodyBytes);
-    if (text === "") return NO_BODY;
+    // Elysia replaces an error thrown here by its own parse error: failures are returned for the handler.
     try {
-      return parseJsonBody(text);
+      if (!PUBLIC.has(`${request.method} ${route}`)) await authenticateCached(m.keys, request, false);
+      const text = await readBody(request, maxBodyBytes);
+      return text === "" ? NO_BODY : parseJsonBody(text);
     } catch (err) {
       return new BodyFailure(err);
     }
