@@ -19,6 +19,9 @@ const STALE_READ_MS = 250;
 /** How long a request waits to look up a key it has never seen: past it, or on a failure, 503. */
 const MISS_READ_MS = 1_000;
 const UNAVAILABLE = Symbol("unavailable");
+/** A key whose lookup found no database is answered "unavailable" for this long without another lookup:
+ * the rate limiter's check and authentication's, or a client's retries, each waited MISS_READ_MS. */
+const UNAVAILABLE_TTL_MS = 1_000;
 const LATE = Symbol("late");
 
 export type KeyCheck =
@@ -35,6 +38,7 @@ interface Entry {
 export class ApiKeyCache {
   private readonly byHash = new Map<string, Entry>();
   private readonly negative = new Map<string, number>();
+  private readonly unavailableAt = new Map<string, number>();
   private readonly touched = new Map<string, number>();
   private touchTimer: ReturnType<typeof setInterval> | undefined;
   /** Counts put()/evictById() calls: a load that saw it move while reading holds a row older than the change. */
@@ -57,6 +61,10 @@ export class ApiKeyCache {
       if (now - entry.loadedAt > REFRESH_MS && !entry.refreshing) this.refreshInBackground(hash, entry);
       return this.answer(entry, now);
     }
+    if (!entry) {
+      const downAt = this.unavailableAt.get(hash);
+      if (downAt !== undefined && now - downAt <= UNAVAILABLE_TTL_MS) return { ok: false, reason: "unavailable" };
+    }
     return this.load(hash, entry, now);
   }
 
@@ -65,7 +73,8 @@ export class ApiKeyCache {
     const seen = this.changes;
     if (!entry) {
       const found = await this.read(hash, MISS_READ_MS, UNAVAILABLE);
-      if (found === UNAVAILABLE) return { ok: false, reason: "unavailable" };
+      if (found === UNAVAILABLE) return this.unavailable(hash);
+      this.unavailableAt.delete(hash);
       if (this.changes !== seen) return this.afterChange(hash, now);
       if (!found) {
         if (this.negative.size >= MAX_NEGATIVE) this.negative.clear();
@@ -91,6 +100,13 @@ export class ApiKeyCache {
     return this.answer(entry, now);
   }
 
+  /** Remembered from when the lookup gave up (not when it began: it waited up to MISS_READ_MS). */
+  private unavailable(hash: string): KeyCheck {
+    if (this.unavailableAt.size >= MAX_NEGATIVE) this.unavailableAt.clear();
+    this.unavailableAt.set(hash, Date.now());
+    return { ok: false, reason: "unavailable" };
+  }
+
   /** The stored row, or `fallback` when the database fails or takes longer than `ms`. */
   private read<F>(hash: string, ms: number, fallback: F): Promise<ApiKeyRow | undefined | F> {
     return withDeadline<ApiKeyRow | undefined | F>(this.repo.byHash(hash), ms, () => fallback).catch(() => fallback);
@@ -104,7 +120,7 @@ export class ApiKeyCache {
     const current = this.byHash.get(hash);
     if (current) return this.answer(current, now);
     const row = await this.read(hash, MISS_READ_MS, UNAVAILABLE);
-    if (row === UNAVAILABLE) return { ok: false, reason: "unavailable" };
+    if (row === UNAVAILABLE) return this.unavailable(hash);
     return this.answer({ row: row ?? null, loadedAt: now, refreshing: false }, now);
   }
 

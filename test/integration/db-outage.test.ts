@@ -100,10 +100,15 @@ describe.skipIf(!available)("the database going away", () => {
     await pg?.destroy();
   });
 
-  test(
-    "inference does not wait on the database: with Postgres stopped under load, calls on cached keys are served " +
+  // Stopped: connections are refused. Frozen (SIGSTOP): connections are accepted and never answered.
+  const outages = [
+    { how: "stopped", begin: () => pg.stop("fast"), end: () => pg.start() },
+    { how: "frozen", begin: async () => pg.pause(), end: async () => pg.resume() },
+  ];
+  test.each(outages)(
+    "inference does not wait on the database: with Postgres $how under load, calls on cached keys are served " +
       "within 2 s, an unseen key gets a prompt 503 with Retry-After, and every record lands once it is back",
-    async () => {
+    async ({ begin, end }) => {
       const outcomes: Promise<Outcome>[] = [];
       const total = Math.round((RATE_PER_S * LOAD_MS) / 1000);
       const t0 = performance.now();
@@ -112,12 +117,12 @@ describe.skipIf(!available)("the database going away", () => {
       const outageDone = (async () => {
         await Bun.sleep(OUTAGE_AT_MS);
         const from = performance.now() - t0;
-        await pg.stop("fast");
+        await begin();
         await Bun.sleep(OUTAGE_MS / 2);
         // Keys the gateway has never seen: without the database it cannot tell a valid one from a forgery.
         unseen = await Promise.all(Array.from({ length: 5 }, () => chat(generateApiKey(), performance.now() - t0)));
         await Bun.sleep(OUTAGE_MS / 2);
-        await pg.start();
+        await end();
         outage = { from, to: performance.now() - t0 };
       })();
       // Open loop: each call starts on schedule whether or not the earlier ones have answered.

@@ -66,7 +66,7 @@ describe("key cache with the database away", () => {
     expect(reads).toBe(2);
   });
 
-  test("a key never seen is 'unavailable' after a bounded lookup, and at once when the lookup fails; never cached", async () => {
+  test("a key never seen is 'unavailable' after a bounded lookup, at once when the lookup fails, and for a second after; never cached as unknown", async () => {
     const { repo, state } = outageRepo(undefined);
     const cache = new ApiKeyCache(repo);
     state.down = true;
@@ -79,10 +79,13 @@ describe("key cache with the database away", () => {
     const failed = await timed(cache.verify(key));
     expect(failed.value).toEqual({ ok: false, reason: "unavailable" });
     expect(failed.ms).toBeLessThan(500);
-    // Not remembered as unknown: once the database answers, the key is looked up again.
-    state.down = false;
+    // For a second the answer stands without another lookup (the rate limiter's check and
+    // authentication's both ask); it is not remembered as unknown: afterwards the key is looked up again.
     const reads = state.reads;
-    expect(await cache.verify(key)).toEqual({ ok: false, reason: "unknown" });
+    expect(cache.verify(key)).toEqual({ ok: false, reason: "unavailable" });
+    expect(state.reads).toBe(reads);
+    state.down = false;
+    expect(await cache.verify(key, Date.now() + 1_500)).toEqual({ ok: false, reason: "unknown" });
     expect(state.reads).toBe(reads + 1);
   });
 });
