@@ -59,7 +59,11 @@ export function edgeSteps(logger: Logger, renderers: ErrorRenderer[] = []): Edge
     if (error instanceof ApiError) return error;
     if (code === "NOT_FOUND") return new ApiError("not_found", `No route for ${request.method} ${path}.`);
     if (code === "VALIDATION") return validationError(error as ValidationLike);
-    if (code === "PARSE") return new ApiError("invalid_request", "The request body is not valid JSON.");
+    if (code === "PARSE") {
+      // Elysia wraps what a parse hook throws (the key check, the body limit: http/body.ts) as its cause.
+      const cause = (error as { cause?: unknown } | null)?.cause;
+      return cause instanceof ApiError ? cause : new ApiError("invalid_request", "The request body is not valid JSON.");
+    }
     logger.error("unhandled error", {
       request_id: requestIdOf(request),
       path,

@@ -136,3 +136,17 @@ for (const db of ["sqlite", "postgres"] as const) {
     });
   });
 }
+
+describe("the Elysia routes (app.handle) admit bodies as the served routes do", () => {
+  test("app.handle: no key + a malformed body is 401, an oversized one with a key 413", async () => {
+    const { createApp } = await import("../../../src/app");
+    const app = createApp(s.deps);
+    const noKey = await app.handle(new Request(`http://local${CHAT}`, { method: "POST", body: '{"not json' }));
+    expect(noKey.status).toBe(401);
+    const big = "x".repeat(1_200_000);
+    const headers = { authorization: `Bearer ${s.adminKey}` };
+    const over = await app.handle(new Request(`http://local${CHAT}`, { method: "POST", body: big, headers }));
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe("request_too_large");
+  });
+});

@@ -81,6 +81,34 @@ describe("bad input gets a clear error in the envelope", () => {
       "gateway.metadata.custom_fields.k",
     ],
     [
+      "a custom field key over 50 characters",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { custom_fields: { ["k".repeat(51)]: "v" } } } },
+      400,
+      "invalid_parameter",
+      `gateway.metadata.custom_fields.${"k".repeat(51)}`,
+    ],
+    [
+      "a NUL in a custom field key (Postgres text cannot hold it)",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { custom_fields: { "a\u0000b": "v" } } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.custom_fields.a\\u0000b",
+    ],
+    [
+      "a NUL in a tag",
+      { model: "acme/chat", messages: msgs, gateway: { metadata: { tags: ["ok", "x\u0000"] } } },
+      400,
+      "invalid_parameter",
+      "gateway.metadata.tags[1]",
+    ],
+    [
+      "a NUL in a message's content",
+      { model: "acme/chat", messages: [{ role: "user", content: "hi\u0000" }] },
+      400,
+      "invalid_parameter",
+      "messages[0].content",
+    ],
+    [
       "both model and gateway.models",
       { model: "acme/chat", messages: msgs, gateway: { models: ["acme/chat"] } },
       400,
@@ -121,6 +149,14 @@ describe("bad input gets a clear error in the envelope", () => {
       expect(r.body.error.doc_url).toBe(`/docs/errors#${code}`);
     });
   }
+
+  test("JSON nested 100k deep is 400 invalid_request, not a 500 with a stack trace", async () => {
+    const r = await post(null, `{"model": "acme/chat", "messages": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("invalid_request");
+    const justUnder = await post(null, JSON.stringify({ model: "acme/chat", messages: msgs, extensions: { x: { a: [[[[1]]]] } } }));
+    expect(justUnder.status).not.toBe(500);
+  });
 
   test("nothing in the request can change the upstream URL, credential or auth headers", async () => {
     const r = await g.s.fetch("/v1/chat/completions", {
