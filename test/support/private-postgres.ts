@@ -33,11 +33,18 @@ export function postgresBinDir(): string | undefined {
   return versions[0] ? join(root, versions[0], "bin") : undefined;
 }
 
-/** True when this machine can run a private cluster: the binaries exist and we can act as `postgres`. */
+/**
+ * True when this machine can run a private cluster: the binaries exist and we can act as `postgres`.
+ * Under CI=true a machine that cannot is a failure, not a silent skip.
+ */
 export function privatePostgresAvailable(): boolean {
-  if (!postgresBinDir()) return false;
-  if (userInfo().username === "postgres") return true;
-  return userInfo().uid === 0 && Bun.spawnSync(["id", "-u", "postgres"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  const ok =
+    postgresBinDir() !== undefined &&
+    (userInfo().username === "postgres" ||
+      (userInfo().uid === 0 && Bun.spawnSync(["id", "-u", "postgres"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0));
+  if (!ok && process.env.CI === "true")
+    throw new Error("CI: cannot run a private Postgres (binaries under /usr/lib/postgresql, root or postgres)");
+  return ok;
 }
 
 function freePort(): number {
