@@ -67,10 +67,13 @@ export function nulError(param: string): ApiError {
   return new ApiError("invalid_parameter", `Invalid '${param}': text cannot contain the NUL character (\\u0000).`, { param });
 }
 
-/** The first query or path parameter whose value holds NUL, refused; percent-decoding made it, so `%00` is the cue. */
+/** The first query or path parameter holding NUL, refused; only percent-decoding makes one, so `%00` is the cue. */
 export function refuseNulParams(url: string, params: Record<string, string | undefined>, query: Record<string, unknown>): void {
   if (!url.includes("%00")) return;
-  for (const [name, v] of Object.entries(params)) if (typeof v === "string" && v.includes("\0")) throw nulError(name);
+  // A wildcard route's rest of the path is the parameter named "*", and the router may leave it encoded.
+  for (const [name, v] of Object.entries(params)) {
+    if (typeof v === "string" && (v.includes("\0") || v.includes("%00"))) throw nulError(name === "*" ? "path" : name);
+  }
   for (const [name, v] of Object.entries(query)) {
     if (name.includes("\0")) throw nulError(name.replaceAll("\0", "\\u0000"));
     const values = Array.isArray(v) ? v : [v];

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { ApiError, errorResponse } from "./errors";
 import { requestIdFrom } from "../platform/ids";
 import { pointerToParam } from "./param-path";
+import { refuseNulParams } from "./body";
 import type { Logger } from "../platform/logger";
 
 // The request's ID and start time travel on the Request object itself, under symbols: a WeakMap keyed by
@@ -100,6 +101,10 @@ export function edge(steps: EdgeSteps) {
   const app = new Elysia({ name: "edge" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = steps.tag(request);
+    })
+    // Every route's query and path parameters: no NUL (a cue in the URL first, so the common case costs a search).
+    .onTransform({ as: "global" }, ({ request, params, query }) => {
+      refuseNulParams(request.url, (params ?? {}) as Record<string, string | undefined>, (query ?? {}) as Record<string, unknown>);
     })
     .onError({ as: "global" }, ({ code, error, request, path, set }) => {
       const res = steps.failure(code, error, request, path);

@@ -5,7 +5,7 @@ import type { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { authenticate, assertOwnWorkspace, authenticateCached, type AuthContext } from "../http/auth";
 import { ApiError } from "../http/errors";
-import { parseJsonBody, readBody, refuseNulParams } from "../http/body";
+import { parseJsonBody, readBody } from "../http/body";
 import type { Management } from "./module";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
 import { withIdempotency, type Reply } from "./idempotency/run";
@@ -94,10 +94,9 @@ export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler,
       let workspaceId = "";
       if (!spec.public) {
         auth = await authenticate(m.keys, request.headers, spec.scopes);
-        refuseNulParams(request.url, p, (query ?? {}) as Record<string, unknown>);
         workspaceId = p.workspace_id ?? auth.workspaceId;
         assertOwnWorkspace(auth, workspaceId);
-      } else refuseNulParams(request.url, p, (query ?? {}) as Record<string, unknown>);
+      }
       if (body instanceof BodyFailure) throw body.error;
       if (body === NO_BODY) body = undefined;
       const call: Call = {

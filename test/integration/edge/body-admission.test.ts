@@ -137,6 +137,15 @@ for (const db of ["sqlite", "postgres"] as const) {
   });
 }
 
+test("a NUL in a catalog route's path or query parameter is 400 invalid_parameter naming it", async () => {
+  const path = await s.fetch("/v1/models/acme%00x");
+  expect(path.status).toBe(400);
+  expect(((await path.json()) as { error: { param: string } }).error.param).toBe("path");
+  const query = await s.fetch("/v1/registry/models?provider=a%00");
+  expect(query.status).toBe(400);
+  expect(((await query.json()) as { error: { param: string } }).error.param).toBe("provider");
+});
+
 describe("the Elysia routes (app.handle) admit bodies as the served routes do", () => {
   test("app.handle: no key + a malformed body is 401, an oversized one with a key 413", async () => {
     const { createApp } = await import("../../../src/app");
