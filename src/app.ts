@@ -62,7 +62,7 @@ export function createApp(deps: Deps) {
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
               "inference bodies are read as JSON whatever their Content-Type; the API key is checked before any body is read (401 first),",
               `bodies are limited while they stream in (config max_request_body_mb: 20 MB inference, 1 MB management; 413 request_too_large), nest at most ${MAX_JSON_DEPTH} levels (400 invalid_request),`,
-              "and no string in a body, query or path parameter may hold NUL (400 invalid_parameter naming it).",
+              "and no string in a body, query or path parameter may hold NUL (400 invalid_parameter naming it); a malformed or invalid body takes no rate-limit token (but a key's first call on an instance is limited by address before its lookup).",
               "With credits enforced, a platform-key call holds its worst-case cost (the final upstream body's, extensions merged, times n) against the balance until it settles, so concurrent calls overdraw by at most one call's worst case;",
               "on platform-key calls, service_tier other than default/standard_only, web_search_options and provider-run tools are dropped with an unsupported_parameter warning (prices are standard-tier).",
               "While the database is unreachable inference serves from memory (keys already seen, settings, balances, budgets) and queues its records;",

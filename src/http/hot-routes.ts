@@ -1,11 +1,10 @@
 // The inference POSTs served straight from Bun.serve's route table instead of through Elysia's per-request
 // composition (a context object, the hook chain as awaited calls, the response mapping). The steps are
-// the same functions the Elysia hooks run (edge.ts, rate-limit.ts): request ID, rate limit (before the
-// key is read from the database: an unknown key counts against its address), the key, then the body
-// (counted, so an unauthenticated or oversized one is never buffered whole), validation, the route's
-// handler, error rendering, the log line. The Elysia routes
-// stay registered (the OpenAPI document and app.handle use them); Elysia's `serve.routes` config puts
-// these in front of them on the listening server.
+// the same functions the Elysia hooks run (edge.ts, rate-limit.ts): request ID, the key, the body
+// (counted, so an unauthenticated or oversized one is never buffered whole), validation, rate limit, the
+// route's handler, error rendering, the log line; a key the cache does not hold is rate-limited by address
+// before its database read instead. The Elysia routes stay registered (the OpenAPI document and app.handle
+// use them); Elysia's `serve.routes` config puts these in front of them on the listening server.
 // Measured side by side (bench/ab.ts --together, 32 connections, three gateways per side): 0.93× the
 // CPU per JSON request of the same handlers behind Elysia's composition.
 import { Elysia } from "elysia";
