@@ -56,12 +56,14 @@ describe("messages errors", () => {
       "permission_error",
       "not_found_error",
       "rate_limit_error",
+      "request_too_large",
       "api_error",
       "overloaded_error",
     ];
     for (const code of Object.keys(ERROR_TABLE) as ErrorCode[]) expect(allowed).toContain(ANTHROPIC_ERROR_TYPE[code]);
     expect(ANTHROPIC_ERROR_TYPE.invalid_api_key).toBe("authentication_error");
     expect(ANTHROPIC_ERROR_TYPE.model_not_found).toBe("not_found_error");
+    expect(ANTHROPIC_ERROR_TYPE.request_too_large).toBe("request_too_large");
     expect(ANTHROPIC_ERROR_TYPE.rate_limit_exceeded).toBe("rate_limit_error");
     expect(ANTHROPIC_ERROR_TYPE.no_provider_available).toBe("overloaded_error");
   });
