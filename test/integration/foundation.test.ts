@@ -109,10 +109,18 @@ describe("uncaught exceptions", () => {
   test("become a fixed 500 internal_error without a stack, logged with the request id", async () => {
     const s = await startServer();
     try {
-      // The database fails under the lookup of a key the cache has never seen: it throws inside the handler.
-      // (Closing the database is no way to cause that on SQLite: statements prepared before the close keep
-      // a closed connection usable until they are finalized.)
-      s.deps.repos.apiKeys.byHash = () => Promise.reject(new Error("SQLiteError: Database connection lost"));
+      // A key row the repository hands back broken: reading any of its fields throws inside the handler.
+      // (A lookup that rejects is the database being away, which answers 503 service_unavailable instead.)
+      const broken = new Proxy(
+        {},
+        {
+          get: (_t, name) => {
+            if (name === "then") return undefined; // not a thenable, so the promise resolves to it
+            throw new Error("SQLiteError: Database row corrupt");
+          },
+        },
+      );
+      s.deps.repos.apiKeys.byHash = () => Promise.resolve(broken as never);
       const r = await s.fetch("/v1/me", { key: "ak_" + "Z".repeat(40), headers: { "x-request-id": "boom-1" } });
       expect(r.status).toBe(500);
       const body = (await r.json()) as { error: Record<string, unknown> };
