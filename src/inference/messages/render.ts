@@ -9,7 +9,8 @@ export type StopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use
 export interface TextContent {
   type: "text";
   text: string;
-  citations: null;
+  /** Absent when the answer cites nothing: `null` there is refused by `@ai-sdk/anthropic` (expects an array). */
+  citations?: unknown[];
 }
 export interface ToolUseContent {
   type: "tool_use";
@@ -76,7 +77,7 @@ export function renderMessage(pipeline: PipelineResult, id: string = anthropicMe
   const choice = result.choices[0];
   const content: AnthropicMessage["content"] = [];
   const text = choice?.message.refusal || choice?.message.content;
-  if (text) content.push({ type: "text", text, citations: null });
+  if (text) content.push({ type: "text", text });
   for (const call of choice?.message.tool_calls ?? []) {
     content.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
   }

@@ -56,7 +56,7 @@ function textDelta(state: StreamState, c: Controller, text: string): void {
   if (state.open?.kind !== "text") {
     closeOpen(state, c);
     state.open = { kind: "text", index: state.nextIndex++ };
-    emit(c, "content_block_start", { index: state.open.index, content_block: { type: "text", text: "", citations: null } });
+    emit(c, "content_block_start", { index: state.open.index, content_block: { type: "text", text: "" } });
   }
   emit(c, "content_block_delta", { index: state.open.index, delta: { type: "text_delta", text } });
 }

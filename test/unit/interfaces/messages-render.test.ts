@@ -12,7 +12,7 @@ describe("messages render", () => {
       type: "message",
       role: "assistant",
       model: "chat-small-2026",
-      content: [{ type: "text", text: "Hello", citations: null }],
+      content: [{ type: "text", text: "Hello" }],
       stop_reason: "end_turn",
       stop_sequence: null,
       // Anthropic counts cache reads and writes apart from input_tokens: 20 - 5 - 3.
@@ -24,7 +24,7 @@ describe("messages render", () => {
   test("tool calls become tool_use blocks with parsed input and stop_reason tool_use", () => {
     const m = renderMessage(chatResult({ content: "Checking.", tool_calls: [weatherCall] }, "tool_calls"));
     expect(m.content).toEqual([
-      { type: "text", text: "Checking.", citations: null },
+      { type: "text", text: "Checking." },
       { type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } },
     ]);
     expect(m.stop_reason).toBe("tool_use");

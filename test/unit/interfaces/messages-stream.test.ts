@@ -44,7 +44,7 @@ describe("messages stream encoder", () => {
       content: [],
       stop_reason: null,
     });
-    expect(events[2]!.data).toEqual({ type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: null } });
+    expect(events[2]!.data).toEqual({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
     expect(events[3]!.data).toEqual({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } });
   });
 
