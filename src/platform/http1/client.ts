@@ -190,7 +190,12 @@ class SocketClient {
     c.exchange = null;
     c.socket?.unref();
     letGo(x);
-    if (keepAlive) this.pool.park(c, keepAliveTimeout(x.head!));
+    // A request still being written (an upstream that answered before reading the whole body) leaves the
+    // connection out of step: the next request would land inside this one's body, so it is closed.
+    if (c.outbox !== null) {
+      c.outbox = null;
+      c.socket?.terminate();
+    } else if (keepAlive) this.pool.park(c, keepAliveTimeout(x.head!));
     else c.socket?.end();
     // The connection is settled first: a tap's end runs the reader's code (the stream's end) at once.
     if (streamed) {
