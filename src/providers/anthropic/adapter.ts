@@ -3,7 +3,7 @@ import type { ProviderAdapter } from "../types";
 import { chainTransforms, sseDecoder } from "../sse-decode";
 import { probeCredential } from "../credential-check";
 import { classifyStatus, genericMessage, tryParseJson } from "../upstream-errors";
-import { ANTHROPIC_VERSION, buildAnthropicRequest } from "./request";
+import { ANTHROPIC_VERSION, anthropicApiRoot, buildAnthropicRequest } from "./request";
 import { parseAnthropicResponse } from "./response";
 import { anthropicStreamTransformer, anthropicStreamTranslator } from "./stream";
 import { anthropicError } from "./wire";
@@ -18,9 +18,8 @@ export const anthropicAdapter: ProviderAdapter = {
     return classifyStatus(status, anthropicError(tryParseJson(bodyText))?.message ?? genericMessage(status), headers, credential);
   },
   validateCredential(baseUrl, apiKey, timeoutMs, fetchImpl = fetch) {
-    const root = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
     return probeCredential({
-      url: `${root}/v1/models`,
+      url: `${anthropicApiRoot(baseUrl)}/v1/models`,
       headers: { "x-api-key": apiKey, "anthropic-version": ANTHROPIC_VERSION, accept: "application/json" },
       timeoutMs,
       fetchImpl,

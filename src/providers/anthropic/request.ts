@@ -12,6 +12,14 @@ import { mergeExtensions } from "../extensions";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
+/**
+ * The API root under which `/v1/…` lives. A `base_url` copied from an SDK setting often ends in `/v1`
+ * (`https://api.anthropic.com/v1`): that suffix is dropped so the call is not made at `/v1/v1/messages`.
+ */
+export function anthropicApiRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
+}
+
 /** Fields translated below; every other top-level field is reported as dropped. */
 const HANDLED = new Set([
   "model",
@@ -64,8 +72,7 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     "anthropic-version": ANTHROPIC_VERSION,
   };
   if (target.apiKey) headers["x-api-key"] = target.apiKey;
-  const root = target.baseUrl.endsWith("/") ? target.baseUrl.slice(0, -1) : target.baseUrl;
-  return { url: `${root}/v1/messages`, headers, body: JSON.stringify(body), warnings };
+  return { url: `${anthropicApiRoot(target.baseUrl)}/v1/messages`, headers, body: JSON.stringify(body), warnings };
 }
 
 /** Defaults (n: 1, logprobs: false, null) change nothing, so dropping them is not worth a warning. */
