@@ -8,6 +8,7 @@ import { planAttempt, type AttemptPlan } from "./attempt";
 import { buildRecord, ZERO_USAGE, type AttemptOutcome } from "./record";
 import type { Prepared } from "./prepare";
 import { upstreamFailure, type AttemptLog } from "./outcome";
+import { isProviderFault } from "../routing/fault";
 
 export type TryResult<T> = { ok: true; value: T } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 
@@ -15,13 +16,16 @@ export type TryResult<T> = { ok: true; value: T } | { ok: false; error: Upstream
 export type TryOne<T> = (plan: AttemptPlan, attempt: number, log: AttemptLog[], startedAt: number) => Promise<TryResult<T>>;
 
 /**
- * Whether a failure says something about the route for everyone. A rejected credential (401/403) or a
- * rate limit on a workspace's own BYOK key is that workspace's problem: counting it would let one
- * tenant open the circuit for all.
+ * Reports a failed attempt to the route's health: the provider's own failures count against the route
+ * (with the workspace, so that one tenant alone cannot open a shared route's circuit); a failure the
+ * tenant caused itself (a bad request, its BYOK key refused or rate limited, a long generation's
+ * whole-attempt timeout) only frees the probe slot.
  */
-function countsAgainstRoute(error: UpstreamError, plan: AttemptPlan): boolean {
-  if (error.code === "invalid_request" || error.code === "auth_failed") return false;
-  return !(plan.apiKeySource === "byok" && error.status === 429);
+export function reportFailure(deps: InferenceDeps, workspaceId: string, plan: AttemptPlan, error: UpstreamError): void {
+  const key = plan.candidate.routeKey;
+  if (isProviderFault(error, plan.apiKeySource))
+    deps.health.recordFailure(key, { retryAfterMs: error.retryAfterMs, workspaceId }, Date.now());
+  else deps.health.releaseProbe(key);
 }
 
 export async function runAttempts<T>(
@@ -52,7 +56,7 @@ export async function runAttempts<T>(
         unpaid = true;
         continue;
       }
-      if (!deps.health.tryAcquireProbe(c.routeKey, startedAt)) continue;
+      if (!deps.health.tryAcquireProbe(c.routeKey, startedAt, ctx.workspaceId)) continue;
       const attempt = log.length + 1;
       release(false);
       const r = await tryOne(plan, attempt, log, startedAt);
@@ -66,8 +70,7 @@ export async function runAttempts<T>(
         );
         throw upstreamFailure({ error, provider: c.provider.id }, false);
       }
-      if (countsAgainstRoute(error, plan)) deps.health.recordFailure(c.routeKey, { retryAfterMs: error.retryAfterMs }, Date.now());
-      else deps.health.releaseProbe(c.routeKey);
+      reportFailure(deps, ctx.workspaceId, plan, error);
       held = { plan, failure: { ...failure, statusCode: error.status, errorCode: error.code }, startedAt };
       log.push({ provider: c.provider.id, provider_model_id: c.route.providerModelId, status: error.status, error_code: error.code });
       last = { error, provider: c.provider.id };

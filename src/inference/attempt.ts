@@ -85,8 +85,10 @@ export async function send(
 ): Promise<SendOutcome> {
   const started = performance.now();
   const watch = deps.aborts.watch(client, upstreamAbort, limits.headersMs);
+  let headersIn = false;
   try {
     const response = await deps.send(plan.url, plan.init, upstreamAbort);
+    headersIn = true;
     // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
     if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
     else deps.aborts.release(watch);
@@ -95,7 +97,10 @@ export async function send(
     const error = plan.adapter.classifyError(response.status, text, response.headers, plan.target.apiKey);
     return { ok: false, error, cancelled: false };
   } catch (err) {
-    return { ok: false, error: transportError(err, plan.candidate.provider.id), cancelled: client.signal.aborted };
+    const error = transportError(err, plan.candidate.provider.id);
+    // After the headers only the whole-attempt limit is left to fire: the request's own length may be why.
+    if (headersIn && error.code === "provider_timeout") error.wholeAttempt = true;
+    return { ok: false, error, cancelled: client.signal.aborted };
   } finally {
     deps.aborts.release(watch);
   }

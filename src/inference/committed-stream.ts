@@ -13,6 +13,7 @@ import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { transportError, type AttemptPlan } from "./attempt";
 import { buildRecord } from "./record";
+import { reportFailure } from "./attempt-loop";
 import type { Prepared } from "./prepare";
 import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
 import type { NextEvent, UpstreamEvents } from "./upstream-events";
@@ -182,7 +183,7 @@ class CommittedStream {
     const message = this.totalBound
       ? `Provider '${provider.id}' stream exceeded its total time limit.`
       : `Provider '${provider.id}' went silent mid-stream.`;
-    return this.fail({ code: "provider_timeout", status: 0, retryable: false, message });
+    return this.fail({ code: "provider_timeout", status: 0, retryable: false, message, wholeAttempt: this.totalBound });
   }
 
   private write(out: string[]): void {
@@ -249,12 +250,12 @@ class CommittedStream {
   private fail(error: UpstreamError): void {
     this.s.events.cancel();
     const api = upstreamFailure({ error, provider: this.s.plan.candidate.provider.id }, false);
-    const settled = this.finish(api.status, error.code);
+    const settled = this.finish(api.status, error.code, error);
     if (settled) this.end({ type: "failed", error: api.body().error, routing: settled.routing });
   }
 
   /** Records, measures and settles the attempt — exactly once, whichever of end, failure or cancellation comes first. */
-  private finish(statusCode: number, errorCode: string | null) {
+  private finish(statusCode: number, errorCode: string | null, error?: UpstreamError) {
     if (this.finished) return null;
     this.finished = true;
     clearInterval(this.keepAlive);
@@ -272,8 +273,8 @@ class CommittedStream {
     const genMs = latencyMs - s.ttftMs;
     const tps = usage.outputTokens > 0 && genMs > 0 ? (usage.outputTokens * 1000) / genMs : undefined;
     if (ok) deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
-    else if (errorCode === "cancelled") deps.health.releaseProbe(c.routeKey);
-    else deps.health.recordFailure(c.routeKey, {}, Date.now());
+    else if (error) reportFailure(deps, ctx.workspaceId, s.plan, error);
+    else deps.health.releaseProbe(c.routeKey);
     const outcome = {
       attempt: s.attempt,
       final: true,

@@ -180,6 +180,8 @@ export interface UpstreamError {
   message: string;
   /** From the provider's Retry-After, when present. */
   retryAfterMs?: number;
+  /** A timeout of the attempt's whole duration (not connect, first byte or silence): not held against the route. */
+  wholeAttempt?: boolean;
 }
 
 export type CredentialCheck = { ok: true; detectedTier?: string } | { ok: false; kind: "invalid" | "unavailable"; message: string };

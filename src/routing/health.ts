@@ -19,6 +19,11 @@ export interface HealthOptions {
   alpha: number;
   /** A probe that never reports back frees its slot after this long, so the route is not stuck. */
   probeLeaseMs: number;
+  /**
+   * A route attempted by two or more workspaces within this window is shared: its circuit opens only on a
+   * streak of failures from more than one of them, so no tenant opens it for the others alone.
+   */
+  sharedWindowMs: number;
 }
 
 export const DEFAULT_HEALTH_OPTIONS: HealthOptions = {
@@ -27,6 +32,7 @@ export const DEFAULT_HEALTH_OPTIONS: HealthOptions = {
   maxCooldownMs: 10 * 60_000,
   alpha: 0.25,
   probeLeaseMs: 60_000,
+  sharedWindowMs: 60_000,
 };
 
 export interface SuccessSample {
@@ -38,6 +44,8 @@ export interface SuccessSample {
 export interface FailureSample {
   /** From the provider's Retry-After: becomes the cool-down when this failure opens the circuit. */
   retryAfterMs?: number;
+  /** The workspace whose attempt failed (absent: one anonymous workspace). */
+  workspaceId?: string;
 }
 
 export interface RouteHealthSnapshot {
@@ -68,6 +76,17 @@ interface RouteHealth {
   openUntil: number;
   /** 0 when no probe is in flight, else when its lease ends. */
   probeLeaseUntil: number;
+  /**
+   * The last workspace to attempt the route and the last one before it that differs, with when each was
+   * seen: two distinct workspaces in the window exactly when the second was seen within it (O(1), no map).
+   */
+  lastWs: string | null;
+  lastWsAt: number;
+  otherWs: string | null;
+  otherWsAt: number;
+  /** The workspace whose failure began the current streak, and whether another has failed in it since. */
+  streakWs: string | null;
+  streakMulti: boolean;
 }
 
 export function routeKey(route: Pick<RouteEntry, "provider" | "providerModelId">): string {
@@ -103,6 +122,8 @@ export class HealthStore {
     h.errorRate += alpha * (0 - h.errorRate);
     h.successes++;
     h.consecutiveFailures = 0;
+    h.streakWs = null;
+    h.streakMulti = false;
     h.open = false;
     h.openUntil = 0;
     h.probeLeaseUntil = 0;
@@ -114,11 +135,16 @@ export class HealthStore {
     h.errorRate += alpha * (1 - h.errorRate);
     h.failures++;
     h.consecutiveFailures++;
+    const ws = sample.workspaceId ?? "";
+    if (h.consecutiveFailures === 1) h.streakWs = ws;
+    else if (ws !== h.streakWs) h.streakMulti = true;
     const wasProbe = h.probeLeaseUntil !== 0;
     h.probeLeaseUntil = 0;
-    // A failed probe reopens at once; otherwise the streak must reach the threshold. Failures of
-    // requests that were in flight when the circuit opened may only push the reopening later.
-    if (wasProbe || h.open || h.consecutiveFailures >= failureThreshold) {
+    // A failed probe reopens at once; otherwise the streak must reach the threshold, with failures from
+    // more than one workspace on a shared route. Failures of requests that were in flight when the
+    // circuit opened may only push the reopening later.
+    const streak = h.consecutiveFailures >= failureThreshold && (h.streakMulti || !this.shared(h, now));
+    if (wasProbe || h.open || streak) {
       const until = now + this.cooldown(sample.retryAfterMs);
       h.openUntil = h.open ? Math.max(h.openUntil, until) : until;
       h.open = true;
@@ -153,7 +179,8 @@ export class HealthStore {
    * for exactly one caller until that probe reports (recordSuccess/recordFailure/releaseProbe) or
    * its lease runs out.
    */
-  tryAcquireProbe(key: string, now: number): boolean {
+  tryAcquireProbe(key: string, now: number, workspaceId?: string): boolean {
+    if (workspaceId !== undefined) this.noteUse(key, workspaceId, now);
     const h = this.routes.get(key);
     if (h === undefined || !h.open) return true;
     if (now < h.openUntil) return false;
@@ -204,6 +231,21 @@ export class HealthStore {
     return out;
   }
 
+  /** Whether two or more workspaces attempted the route within the shared window. */
+  private shared(h: RouteHealth, now: number): boolean {
+    return h.otherWs !== null && now - h.otherWsAt < this.options.sharedWindowMs;
+  }
+
+  private noteUse(key: string, workspaceId: string, now: number): void {
+    const h = this.entry(key);
+    if (h.lastWs !== workspaceId) {
+      h.otherWs = h.lastWs;
+      h.otherWsAt = h.lastWsAt;
+      h.lastWs = workspaceId;
+    }
+    h.lastWsAt = now;
+  }
+
   private cooldown(retryAfterMs: number | undefined): number {
     if (retryAfterMs === undefined || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) {
       return this.options.cooldownMs;
@@ -225,6 +267,12 @@ export class HealthStore {
         open: false,
         openUntil: 0,
         probeLeaseUntil: 0,
+        lastWs: null,
+        lastWsAt: 0,
+        otherWs: null,
+        otherWsAt: 0,
+        streakWs: null,
+        streakMulti: false,
       };
       this.routes.set(key, h);
     }

@@ -160,3 +160,59 @@ describe("HealthStore moving averages", () => {
     });
   });
 });
+
+describe("a shared route's circuit opens only on failures from more than one workspace (issue 52 item 14)", () => {
+  const fail = (store: HealthStore, ws: string, now: number) => store.recordFailure(KEY, { workspaceId: ws }, now);
+
+  test("a route only one workspace uses opens on that workspace's provider failures alone", () => {
+    const store = new HealthStore({ failureThreshold: 3 });
+    for (let i = 0; i < 3; i++) {
+      store.tryAcquireProbe(KEY, T0, "ws_a");
+      fail(store, "ws_a", T0);
+    }
+    expect(store.state(KEY, T0)).toBe("open");
+  });
+
+  test("on a route two workspaces use within the window, one workspace's failure streak never opens it", () => {
+    const store = new HealthStore({ failureThreshold: 3, sharedWindowMs: 60_000 });
+    store.tryAcquireProbe(KEY, T0, "ws_b");
+    for (let i = 0; i < 10; i++) {
+      store.tryAcquireProbe(KEY, T0 + 1_000, "ws_a");
+      fail(store, "ws_a", T0 + 1_000);
+    }
+    expect(store.state(KEY, T0 + 1_000)).toBe("closed");
+    expect(store.canAttempt(KEY, T0 + 1_000)).toBe(true);
+  });
+
+  test("on a shared route a streak with failures from two workspaces opens it", () => {
+    const store = new HealthStore({ failureThreshold: 3 });
+    store.tryAcquireProbe(KEY, T0, "ws_b");
+    store.tryAcquireProbe(KEY, T0, "ws_a");
+    fail(store, "ws_a", T0);
+    fail(store, "ws_a", T0);
+    expect(store.state(KEY, T0)).toBe("closed");
+    fail(store, "ws_b", T0);
+    expect(store.state(KEY, T0)).toBe("open");
+  });
+
+  test("once the other workspace has not used the route for the whole window, the route is no longer shared", () => {
+    const store = new HealthStore({ failureThreshold: 3, sharedWindowMs: 60_000 });
+    store.tryAcquireProbe(KEY, T0, "ws_b");
+    const later = T0 + 60_000;
+    for (let i = 0; i < 3; i++) {
+      store.tryAcquireProbe(KEY, later, "ws_a");
+      fail(store, "ws_a", later);
+    }
+    expect(store.state(KEY, later)).toBe("open");
+  });
+
+  test("a success ends the streak: the workspaces that failed before it no longer count towards opening", () => {
+    const store = new HealthStore({ failureThreshold: 3 });
+    store.tryAcquireProbe(KEY, T0, "ws_a");
+    store.tryAcquireProbe(KEY, T0, "ws_b");
+    fail(store, "ws_b", T0);
+    store.recordSuccess(KEY, { latencyMs: 10 }, T0);
+    for (let i = 0; i < 3; i++) fail(store, "ws_a", T0);
+    expect(store.state(KEY, T0)).toBe("closed");
+  });
+});
