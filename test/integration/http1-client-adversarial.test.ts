@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { createHttp1Client, type Http1Client } from "../../src/platform/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
+import { AbortSweeper } from "../../src/platform/abort-sweeper";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -170,7 +171,7 @@ describe("framing the client must understand", () => {
 });
 
 describe("a slow-loris upstream", () => {
-  test("an upstream dribbling its head a byte at a time is cut off by the caller's deadline: the request rejects promptly and its connection is closed", async () => {
+  test("an upstream dribbling its head a byte at a time is cut off by the gateway's first-byte deadline (the AbortSweeper's watch): the request rejects with a TimeoutError and its connection is closed", async () => {
     const bytes = head("200 OK", 2) + "ok";
     let closed = false;
     const u = await upstream((s) => {
@@ -183,10 +184,11 @@ describe("a slow-loris upstream", () => {
       cleanups.push(() => clearInterval(t));
     });
     const c = client();
-    // The gateway's first-byte/idle deadlines cancel through an UpstreamAbort; this one fires after 150 ms.
+    // The gateway's connect / first-byte deadline: the AbortSweeper's watch on the request (attempt.ts, send).
     const abort = new UpstreamAbort();
-    const timer = setTimeout(() => abort.abort(new DOMException("first-byte deadline", "TimeoutError")), 150);
-    cleanups.push(() => clearTimeout(timer));
+    const sweeper = new AbortSweeper();
+    const watch = sweeper.watch({ signal: new AbortController().signal }, abort, 150);
+    cleanups.push(() => sweeper.release(watch));
     const err = await within(
       c.fetch(`${u.url}/`, {}, abort).then(
         () => null,
