@@ -1,8 +1,10 @@
-// Issue 52 item 14: one workspace's self-inflicted failures (bad requests, its own BYOK key's 429s) and
-// its provider failures alone cannot open the circuit of a route another workspace also uses; failures
-// from both do.
+// Issue 52 item 14: one workspace's self-inflicted failures (bad requests, its own BYOK key's 429s, a long
+// stream's whole-duration timeout) and its provider failures alone cannot open the circuit of a route
+// another workspace also uses; failures from both do.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startGateway, type TestGateway } from "../../support/gateway";
+import { gatewayConfig, startGateway, type TestGateway } from "../../support/gateway";
+import { startMockUpstream, type MockUpstream } from "../../support/mock-upstream";
+import { startServer, type InProcessServer } from "../../support/server";
 import { testDatabaseKinds } from "../../support/databases";
 import { SCOPES } from "../../../src/auth/scopes";
 
@@ -64,3 +66,35 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe("a stream's whole-duration timeout is not the provider's failure; its mid-stream silence is", () => {
+  let mock: MockUpstream;
+  let s: InProcessServer;
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    const config = gatewayConfig(mock, { circuit: { failure_threshold: 1, cooldown_ms: 60_000 } });
+    // A whole stream may last 400 ms on alpha: a long generation the request asked for runs past it.
+    Object.assign(config.providers.alpha, { stream_timeout_ms: 400 });
+    s = await startServer({ configFile: config });
+  });
+  afterAll(async () => {
+    await s.stop();
+    await mock.stop();
+  });
+  const stream = async (model: string) => {
+    const r = await s.fetch("/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }] }),
+    });
+    return r.text();
+  };
+
+  test("a stream cut by stream_timeout_ms leaves the route's circuit closed (threshold 1); one gone silent past idle_timeout_ms opens it", async () => {
+    mock.setScript({ provider: "alpha" }, { kind: "reply", text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(" "), gapMs: 50 });
+    expect(await stream("acme/openai-only")).toContain("total time limit");
+    expect(s.deps.health.state("alpha/alpha-solo", Date.now())).toBe("closed");
+    mock.setScript({ provider: "gamma" }, { kind: "reply", text: "a b c d e f", gapMs: 10, hangAfterChunks: 2 });
+    expect(await stream("acme/gemini-only")).toContain("went silent");
+    expect(s.deps.health.state("gamma/gemini-solo", Date.now())).toBe("open");
+  });
+});
