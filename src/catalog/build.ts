@@ -24,8 +24,8 @@ export interface BuildCatalogInput {
   now?: number;
 }
 
-function dateToUnix(date: string | null): number {
-  return date ? Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) : 0;
+function dateToUnix(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
 }
 
 function builtinModel(m: BuiltinModelT, providers: ReadonlyMap<string, ProviderEntry>, updatedAt: string): ModelEntry {
@@ -80,7 +80,8 @@ function builtinModel(m: BuiltinModelT, providers: ReadonlyMap<string, ProviderE
     capabilities,
     inputModalities: m.input_modalities,
     outputModalities: m.output_modalities,
-    created: dateToUnix(m.release_date),
+    // No dataset dates every model: the day it entered the catalog stands in, so none says 1970.
+    created: dateToUnix(m.release_date ?? m.added),
     routes,
   };
 }

@@ -41,6 +41,8 @@ export const BuiltinModel = Type.Object({
   aliases: Type.Array(Type.String({ minLength: 1 })),
   /** YYYY-MM-DD, or null where no source states it. */
   release_date: Type.Union([Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }), Type.Null()]),
+  /** YYYY-MM-DD: the day the model entered the catalog's pick list, its `created` date when release_date is null. */
+  added: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }),
   capabilities: Type.Object(Object.fromEntries(CAPABILITY_KEYS.map((k) => [k, Type.Boolean()]))),
   input_modalities: Type.Array(Type.String(), { minItems: 1 }),
   output_modalities: Type.Array(Type.String(), { minItems: 1 }),
