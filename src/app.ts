@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH } from "./http/body";
 import { systemRoutes } from "./http/system-routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
-import { modelsRoutes } from "./catalog/models-routes";
+import { modelsErrorRenderer, modelsRoutes } from "./catalog/models-routes";
 import { chatRoutes } from "./inference/chat/routes";
 import { responsesRoutes } from "./inference/responses/routes";
 import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
@@ -21,7 +21,7 @@ export const VERSION = "0.1.0";
 export function createApp(deps: Deps) {
   const inferenceRoutes = { inference: deps.inference, keys: deps.keys, maxBodyBytes: deps.config.maxRequestBodyBytes.inference };
   const getSpec = (): Promise<Spec> => app.handle(new Request("http://local/openapi.json")).then((r) => r.json() as Promise<Spec>);
-  const steps = edgeSteps(deps.logger, [messagesErrorRenderer]);
+  const steps = edgeSteps(deps.logger, [messagesErrorRenderer, modelsErrorRenderer]);
   const limit = rateCheck(
     deps.limiter,
     (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,

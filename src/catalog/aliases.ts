@@ -6,6 +6,9 @@
 // equals the first model in catalog order wins: config-file models before built-ins, and built-ins in
 // their curated order (each vendor's flagship first), so an ambiguous short name goes to the most
 // prominent model. A case-insensitive second map catches `GPT-4o`; both lookups are O(1).
+// Anthropic names each snapshot `<undated ID>-YYYYMMDD` and points the undated ID at the current one, so a
+// dated ID the index does not hold resolves to the Anthropic model its undated part names (served by that
+// model's routes, under their own provider model IDs).
 import type { ModelEntry } from "./types";
 
 export interface AliasIndex {
@@ -33,7 +36,16 @@ export function buildAliasIndex(ordered: readonly ModelEntry[]): AliasIndex {
     (m) => m.routes.map((r) => r.providerModelId),
   ];
   for (const names of levels) for (const m of ordered) for (const n of names(m)) claim(n, m);
+  const lookup = (name: string): ModelEntry | undefined => exact.get(name) ?? folded.get(name.toLowerCase());
   return {
-    resolve: (name) => exact.get(name) ?? folded.get(name.toLowerCase()),
+    resolve: (name) => lookup(name) ?? datedSnapshotOf(name, lookup),
   };
+}
+
+const DATED_SNAPSHOT = /^(.+)-20\d{6}$/;
+
+function datedSnapshotOf(name: string, lookup: (name: string) => ModelEntry | undefined): ModelEntry | undefined {
+  const m = DATED_SNAPSHOT.exec(name);
+  const model = m ? lookup(m[1]!) : undefined;
+  return model?.author === "anthropic" ? model : undefined;
 }

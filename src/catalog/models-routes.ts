@@ -1,9 +1,13 @@
-// GET /v1/models and /v1/models/{model_id} (API key): the OpenAI list shape plus the catalog version.
+// GET /v1/models and /v1/models/{model_id} (API key): the OpenAI list shape plus the catalog version, or
+// Anthropic's shapes when the client sends `anthropic-version` (anthropic-views.ts), errors included.
 // Only routable providers count; IDs may contain slashes and aliases resolve to canonical IDs.
 import { Elysia, t } from "elysia";
 import type { ApiKeyCache } from "../auth/key-cache";
 import { authenticate } from "../http/auth";
+import type { ErrorRenderer } from "../http/edge";
 import { ApiError } from "../http/errors";
+import { anthropicErrorResponse } from "../inference/messages/errors";
+import { anthropicModels, anthropicPage, renderAnthropicModel } from "./anthropic-views";
 import type { Catalog } from "./types";
 import { renderModel, renderModelList } from "./views";
 
@@ -20,50 +24,104 @@ export function routableProviders(catalog: Catalog): (providerId: string) => boo
 }
 
 const ENDPOINTS = ["chat_completions", "responses"] as const;
+type ListEndpoint = (typeof ENDPOINTS)[number];
+
+/** Anthropic's SDKs and Claude Code send this header on every call; OpenAI clients never do. */
+const speaksAnthropic = (request: Request): boolean => request.headers.has("anthropic-version");
+
+const isModelsPath = (path: string): boolean => path === "/v1/models" || path.startsWith("/v1/models/");
+
+/** An Anthropic client's error on these routes in Anthropic's shape, so its SDK raises its own typed error. */
+export const modelsErrorRenderer: ErrorRenderer = (err, request, requestId) =>
+  speaksAnthropic(request) && isModelsPath(new URL(request.url).pathname) ? anthropicErrorResponse(err, requestId) : undefined;
+
+function listEndpoint(raw: string | undefined): ListEndpoint {
+  const endpoint = raw ?? "chat_completions";
+  if ((ENDPOINTS as readonly string[]).includes(endpoint)) return endpoint as ListEndpoint;
+  throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, { param: "endpoint" });
+}
+
+function pathModelId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError("invalid_parameter", "The model ID in the path is not valid percent-encoding.", { param: "model_id" });
+  }
+}
+
+const LIST_DESCRIPTION =
+  "OpenAI's list shape plus `catalog_version` and `catalog_age_seconds`. With an `anthropic-version` header (and then " +
+  '`x-api-key` accepted), Anthropic\'s shape instead: `{data: [{type: "model", id, display_name, created_at, ' +
+  "max_input_tokens, max_tokens, line, lifecycle, …}], has_more, first_id, last_id}` (errors in Anthropic's shape too), newest first, paged by `limit` (1–1000, default 20), " +
+  "`after_id` or `before_id` (any name of a listed model); Anthropic models are listed under Anthropic's own IDs " +
+  "(`claude-sonnet-4-5`), others under canonical IDs. `created`/`created_at` is the model's release date, or the day " +
+  "it entered the built-in catalog where no source dates it.";
+
+const GET_DESCRIPTION =
+  "Any name resolves: canonical ID, alias, provider model ID, short name, and Anthropic's dated snapshot IDs " +
+  "(`claude-sonnet-4-5-20250929`) as well as undated ones. With `anthropic-version`, Anthropic's model shape.";
 
 export function modelsRoutes(d: ModelsRouteDeps) {
   const isRoutable = routableProviders(d.catalog);
-  // The catalog does not change while the server runs: each list is rendered and serialised once.
-  const lists = new Map<string, string>();
-  const listJson = (endpoint: (typeof ENDPOINTS)[number]) => {
+  // The catalog does not change while the server runs: each list is rendered (and serialised) once.
+  const lists = new Map<ListEndpoint, string>();
+  const listJson = (endpoint: ListEndpoint) => {
     let body = lists.get(endpoint);
     if (body === undefined) lists.set(endpoint, (body = JSON.stringify(renderModelList(d.catalog, { isRoutable, endpoint }))));
     return body;
+  };
+  const anthropicLists = new Map<ListEndpoint, ReturnType<typeof anthropicModels>>();
+  const anthropicListed = (endpoint: ListEndpoint) => {
+    let listed = anthropicLists.get(endpoint);
+    if (listed === undefined) anthropicLists.set(endpoint, (listed = anthropicModels(d.catalog, { isRoutable, endpoint })));
+    return listed;
   };
   return new Elysia({ name: "models" })
     .get(
       "/v1/models",
       async ({ request, query, set }) => {
-        await authenticate(d.keys, request.headers);
-        const endpoint = query.endpoint ?? "chat_completions";
-        if (!(ENDPOINTS as readonly string[]).includes(endpoint)) {
-          throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, {
-            param: "endpoint",
-          });
-        }
+        const anthropic = speaksAnthropic(request);
+        await authenticate(d.keys, request.headers, [], { allowXApiKey: anthropic });
+        const endpoint = listEndpoint(query.endpoint);
         set.headers["content-type"] = "application/json";
-        return listJson(endpoint as (typeof ENDPOINTS)[number]);
+        if (!anthropic) return listJson(endpoint);
+        const page = anthropicPage(anthropicListed(endpoint), query, d.catalog.resolve);
+        if (!page.ok) throw new ApiError("invalid_parameter", page.message, { param: page.param });
+        return JSON.stringify(page.list);
       },
       {
-        query: t.Object({ endpoint: t.Optional(t.String()) }),
-        detail: { summary: "List callable models (OpenAI list shape + catalog_version)", tags: ["inference"], security: [{ bearer: [] }] },
+        query: t.Object({
+          endpoint: t.Optional(t.String()),
+          limit: t.Optional(t.String()),
+          after_id: t.Optional(t.String()),
+          before_id: t.Optional(t.String()),
+        }),
+        detail: {
+          summary: "List callable models (OpenAI list shape + catalog_version; Anthropic's with anthropic-version)",
+          description: LIST_DESCRIPTION,
+          tags: ["inference"],
+          security: [{ bearer: [] }],
+        },
       },
     )
     .get(
       "/v1/models/*",
       async ({ request, params }) => {
-        await authenticate(d.keys, request.headers);
-        let id: string;
-        try {
-          id = decodeURIComponent(params["*"]);
-        } catch {
-          throw new ApiError("invalid_parameter", "The model ID in the path is not valid percent-encoding.", { param: "model_id" });
-        }
+        const anthropic = speaksAnthropic(request);
+        await authenticate(d.keys, request.headers, [], { allowXApiKey: anthropic });
+        const id = pathModelId(params["*"]);
         const model = d.catalog.resolve(id);
-        const view = model && renderModel(model, { isRoutable });
+        const view = model && (anthropic ? renderAnthropicModel(model, { isRoutable }) : renderModel(model, { isRoutable }));
         if (!view) throw new ApiError("model_not_found", `The model '${id}' does not exist.`, { param: "model_id" });
         return view;
       },
-      { detail: { summary: "Retrieve a model (aliases and IDs with slashes accepted)", tags: ["inference"], security: [{ bearer: [] }] } },
+      {
+        detail: {
+          summary: "Retrieve a model (aliases and IDs with slashes accepted)",
+          description: GET_DESCRIPTION,
+          tags: ["inference"],
+          security: [{ bearer: [] }],
+        },
+      },
     );
 }

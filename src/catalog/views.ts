@@ -125,13 +125,18 @@ function servesEndpoint(r: RouteEntry, endpoint: Endpoint): boolean {
   return endpoint === "responses" || r.endpoints.includes("chat_completions");
 }
 
+/** The routes a caller sees: routable now and serving the endpoint (any endpoint when none is given). */
+export function viewRoutes(model: ModelEntry, opts: ModelViewOptions): RouteEntry[] {
+  return model.routes.filter((r) => opts.isRoutable(r.provider) && servesEndpoint(r, opts.endpoint ?? "responses"));
+}
+
 /**
  * One Model (2.1) as a caller sees it: only routable routes count. Undefined when none is left, which the
  * model list omits and GET /v1/models/{id} answers with 404. Without `endpoint`, any endpoint counts (a
  * Responses-only model can still be retrieved by ID).
  */
 export function renderModel(model: ModelEntry, opts: ModelViewOptions): OpenAIModel | undefined {
-  const routes = model.routes.filter((r) => opts.isRoutable(r.provider) && servesEndpoint(r, opts.endpoint ?? "responses"));
+  const routes = viewRoutes(model, opts);
   if (routes.length === 0) return undefined;
   // The gateway serves every model on /v1/responses (translating for chat-only providers).
   const endpoints = new Set<string>(routes.flatMap((r) => r.endpoints));
