@@ -56,7 +56,7 @@ export function createApp(deps: Deps) {
             version: VERSION,
             description: [
               "Self-hostable model routing gateway: OpenAI- and Anthropic-compatible inference, a public catalog, workspace management.",
-              "Every error is `{error: {message, type, param, code, doc_url, retryable}}` (see /docs/errors); /v1/messages answers in Anthropic's error shape.",
+              "Every error is `{error: {message, type, param, code, doc_url, retryable}}` (see /docs/errors); /v1/messages, and /v1/models for a client that sends anthropic-version, answer in Anthropic's error shape.",
               "Choices beyond the API document (also in the README): chat streams always end with a usage chunk, a routing_metadata chunk and [DONE];",
               "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
