@@ -3,7 +3,7 @@
 // Only routable providers count; IDs may contain slashes and aliases resolve to canonical IDs.
 import { Elysia, t } from "elysia";
 import type { ApiKeyCache } from "../auth/key-cache";
-import { authenticate } from "../http/auth";
+import { allowsXApiKey, authenticate } from "../http/auth";
 import type { ErrorRenderer } from "../http/edge";
 import { ApiError } from "../http/errors";
 import { anthropicErrorResponse } from "../inference/messages/errors";
@@ -81,7 +81,7 @@ export function modelsRoutes(d: ModelsRouteDeps) {
       "/v1/models",
       async ({ request, query, set }) => {
         const anthropic = speaksAnthropic(request);
-        await authenticate(d.keys, request.headers, [], { allowXApiKey: anthropic });
+        await authenticate(d.keys, request.headers, [], { allowXApiKey: allowsXApiKey("/v1/models", request.headers) });
         const endpoint = listEndpoint(query.endpoint);
         set.headers["content-type"] = "application/json";
         if (!anthropic) return listJson(endpoint);
@@ -108,7 +108,7 @@ export function modelsRoutes(d: ModelsRouteDeps) {
       "/v1/models/*",
       async ({ request, params }) => {
         const anthropic = speaksAnthropic(request);
-        await authenticate(d.keys, request.headers, [], { allowXApiKey: anthropic });
+        await authenticate(d.keys, request.headers, [], { allowXApiKey: allowsXApiKey("/v1/models/*", request.headers) });
         const id = pathModelId(params["*"]);
         const model = d.catalog.resolve(id);
         const view = model && (anthropic ? renderAnthropicModel(model, { isRoutable }) : renderModel(model, { isRoutable }));

@@ -26,6 +26,14 @@ export function presentedKey(headers: Headers, allowXApiKey: boolean): string | 
   return allowXApiKey ? headers.get("x-api-key") : null;
 }
 
+/**
+ * Where Anthropic clients may present the key as `x-api-key`: /v1/messages, and the model routes when the
+ * client speaks Anthropic (sends `anthropic-version`), as the Anthropic SDKs and Claude Code do.
+ */
+export function allowsXApiKey(route: string, headers: Headers): boolean {
+  return route === "/v1/messages" || (route.startsWith("/v1/models") && headers.has("anthropic-version"));
+}
+
 const SPACE = /\s/;
 
 /** The token of `Bearer <token>` (scheme case-insensitive, surrounding spaces allowed); "" when malformed. */

@@ -6,7 +6,7 @@
 // Over the limit → 429 rate_limit_exceeded with Retry-After; otherwise the X-RateLimit-* headers are set.
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
-import { presentedKey } from "./auth";
+import { allowsXApiKey, presentedKey } from "./auth";
 import { hashApiKey } from "../auth/key-format";
 import { clientAddress } from "../limits/client-address";
 import { rateLimitHeaders, retryAfterSeconds, type LimitResult, type RateLimiter } from "../limits/limiter";
@@ -57,7 +57,7 @@ export function rateCheck(limiter: RateLimiter, classify: Classifier, trustedPro
     const cls = classify(request.method, route);
     if (!cls) return null;
     if (cls === "discovery") return take(limiter, cls, addressOf(request, peer, trustedProxies));
-    const presented = presentedKey(request.headers, route === "/v1/messages");
+    const presented = presentedKey(request.headers, allowsXApiKey(route, request.headers));
     const row = presented ? keys.cachedRow(hashApiKey(presented)) : undefined;
     if (row) return take(limiter, cls, bucketOf(cls, row));
     const byAddress = take(limiter, cls, `addr:${addressOf(request, peer, trustedProxies)}`);

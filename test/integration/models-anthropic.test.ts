@@ -116,3 +116,17 @@ describe("an Anthropic client's errors on /v1/models come in Anthropic's shape",
     expect(openai.status).toBe(401);
   });
 });
+
+describe("an Anthropic client's x-api-key on /v1/models is its key for the rate limit too", () => {
+  test("calls with x-api-key and anthropic-version take from the key's inference bucket, not the client address's", async () => {
+    const limited = await startServer({ configFile: { limits: { inference: { per_minute: 3 } } }, logLevel: "warn" });
+    try {
+      for (let i = 0; i < 3; i++) expect((await limited.fetch("/v1/models")).status).toBe(200);
+      const res = await limited.fetch("/v1/models", { key: null, headers: { ...ANTHROPIC_HEADERS, "x-api-key": limited.adminKey } });
+      expect(res.status).toBe(429);
+      expect(((await res.json()) as { error: { type: string } }).error.type).toBe("rate_limit_error");
+    } finally {
+      await limited.stop();
+    }
+  });
+});
