@@ -162,6 +162,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     repos,
     catalog: () => catalog,
     masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger),
+    playgroundKeyTtlMs: config.file.playground_key_ttl_hours === undefined ? undefined : config.file.playground_key_ttl_hours * 3_600_000,
   });
   const health = healthStore(config);
   const { credits, records } = metering(db, logger);

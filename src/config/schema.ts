@@ -128,6 +128,8 @@ export const FileConfigSchema = Type.Object(
       ),
     ),
     trusted_proxies: Type.Optional(Type.Array(Type.String())),
+    /** How long a playground key lives when its create body names no expiry, in hours (default 24). */
+    playground_key_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
     /** The largest request body accepted, in MB (1 MB = 1,048,576 bytes): inference routes, management routes. */
     max_request_body_mb: Type.Optional(
       Type.Object(

@@ -40,7 +40,11 @@ export interface ManagementOptions {
   idempotencyLock?: IdempotencyLock;
   /** How often the in-memory stores re-read the database (changes by other processes), ms. */
   refreshMs?: number;
+  /** A playground key's expiry when its create body names none, ms (config `playground_key_ttl_hours`). */
+  playgroundKeyTtlMs?: number;
 }
+
+export const DEFAULT_PLAYGROUND_KEY_TTL_MS = 24 * 3_600_000;
 
 export function createManagement(o: ManagementOptions) {
   const repos = {
@@ -72,6 +76,7 @@ export function createManagement(o: ManagementOptions) {
     validationTimeoutMs: o.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
     events: o.events ?? noEvents,
     idempotencyLock: o.idempotencyLock ?? new MemoryIdempotencyLock(),
+    playgroundKeyTtlMs: o.playgroundKeyTtlMs ?? DEFAULT_PLAYGROUND_KEY_TTL_MS,
     /** A budget's spend in [start, end), microdollars: request records by default; the composition root
      * may point it at the live budget counters (which also see records not yet flushed). */
     budgetSpend: (b: BudgetRow, start: number, end: number): Promise<number> => loadSpend(o.db, budgetFromRow(b), start, end),

@@ -42,7 +42,11 @@ export function check<T extends TSchema>(schema: T, value: unknown, opts: ParseO
 export function checkQuery<T extends TSchema>(schema: T, query: Record<string, string | undefined>): Static<T> {
   const present: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (v !== undefined) present[k] = v;
-  return check(schema, Value.Convert(schema, present), { what: "The query" });
+  const converted = Value.Convert(schema, present) as Record<string, unknown>;
+  // TypeBox converts "1e20" or "5x" to an integer by its leading digits: only plain digits count as one.
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && props[k]?.type === "integer" && !/^-?\d+$/.test(v)) converted[k] = v;
+  return check(schema, converted, { what: "The query" });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,7 +61,9 @@ export const isUuid = (s: string): boolean => UUID.test(s);
 
 export const Limit = (max: number, dflt: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `an integer from 1 to ${max}` });
-export const Offset = Type.Integer({ minimum: 0, description: "an integer ≥ 0" });
+/** A list offset; the cap keeps it a safe integer every database accepts (offset=1e20 once answered 500). */
+export const MAX_OFFSET = 1_000_000_000;
+export const Offset = Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: `an integer from 0 to ${MAX_OFFSET}` });
 export const DateParam = Type.String({
   pattern: "^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2}))?$",
   description: "a date (YYYY-MM-DD) or an ISO 8601 date-time",
@@ -68,6 +74,27 @@ export const DateTime = Type.String({
 });
 
 const DAY_MS = 86_400_000;
+const PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/;
+
+/**
+ * Epoch ms of a date or date-time the patterns above admitted, or NaN unless every part is in range: a
+ * bare Date.parse rolls "02-30" over to March and gives NaN for "T25:00", which was then stored.
+ */
+function strictMs(v: string): number {
+  const p = PARTS.exec(v);
+  if (!p) return NaN;
+  const [y, mo, d, h = 0, mi = 0, sec = 0] = p.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const daysIn = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysIn || h > 23 || mi > 59 || sec > 59) return NaN;
+  return Date.parse(p[4] === undefined ? `${v}T00:00:00Z` : v);
+}
+
+/** A date-time field (already matched by DateTime) as epoch ms; an impossible one is a 400 naming it. */
+export function dateTimeMs(v: string, param: string): number {
+  const ms = strictMs(v);
+  if (!Number.isFinite(ms)) throw new ApiError("invalid_parameter", `Invalid '${param}': not a valid date-time.`, { param });
+  return ms;
+}
 
 /**
  * A date range as epoch ms [start, end): a plain date means the whole UTC day (so end_date includes its
@@ -77,7 +104,7 @@ export function dateRange(startParam: string | undefined, endParam: string | und
   const parse = (v: string | undefined, name: string, isEnd: boolean) => {
     if (v === undefined) return undefined;
     const plain = /^\d{4}-\d{2}-\d{2}$/.test(v);
-    const ms = Date.parse(plain ? `${v}T00:00:00Z` : v);
+    const ms = strictMs(v);
     if (!Number.isFinite(ms)) throw new ApiError("invalid_parameter", `Invalid '${name}': not a valid date.`, { param: name });
     return plain && isEnd ? ms + DAY_MS : ms;
   };

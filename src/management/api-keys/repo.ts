@@ -58,8 +58,9 @@ export function apiKeyRepo(db: Database) {
         .limit(1);
       return rows[0] && fromRaw(rows[0]);
     },
-    async list(workspaceId: string, includeRevoked: boolean): Promise<ApiKeyRow[]> {
-      const cond = [eq(t.workspaceId, workspaceId), eq(t.playground, false)];
+    async list(workspaceId: string, includeRevoked: boolean, includePlayground = false): Promise<ApiKeyRow[]> {
+      const cond = [eq(t.workspaceId, workspaceId)];
+      if (!includePlayground) cond.push(eq(t.playground, false));
       if (!includeRevoked) cond.push(isNull(t.revokedAt));
       const rows = await db.orm
         .select()

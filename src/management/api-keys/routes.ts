@@ -5,18 +5,23 @@ import { SCOPES } from "../../auth/scopes";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
-import { check, checkQuery, DateTime, oneOf, uuidParam } from "../validate";
+import { check, checkQuery, DateTime, dateTimeMs, oneOf, uuidParam } from "../validate";
 import { renderApiKey } from "./repo";
 import { createApiKey, getApiKey, revokeApiKey, updateApiKey } from "./service";
 import { usageReply, UsageQuery } from "../usage/routes";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
 const Scopes = Type.Array(oneOf(SCOPES), { minItems: 1, uniqueItems: true, description: "a non-empty list of distinct known scopes" });
+// A playground key holds no scopes, so the create body admits an empty list (the service refuses it otherwise).
+const CreateScopes = Type.Array(oneOf(SCOPES), {
+  uniqueItems: true,
+  description: "a list of distinct known scopes (non-empty, or empty for a playground key)",
+});
 
 export const ApiKeyCreateBody = Type.Object(
   {
     name: Name,
-    scopes: Scopes,
+    scopes: CreateScopes,
     expires_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: "an ISO 8601 date-time in the future, or null" })),
     playground: Type.Optional(Type.Boolean({ description: "a boolean" })),
   },
@@ -32,9 +37,12 @@ export const ApiKeyPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const ListQuery = Type.Object({ include_revoked: Type.Optional(Type.Boolean({ description: "true or false" })) });
+const ListQuery = Type.Object({
+  include_revoked: Type.Optional(Type.Boolean({ description: "true or false" })),
+  include_playground: Type.Optional(Type.Boolean({ description: "true or false (default false: playground keys are not listed)" })),
+});
 
-const ms = (s: string | null | undefined) => (s === undefined ? undefined : s === null ? null : Date.parse(s));
+const expiry = (s: string | null | undefined) => (s === undefined ? undefined : s === null ? null : dateTimeMs(s, "expires_at"));
 
 export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
   mount(
@@ -43,7 +51,7 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     "apiKeys.list",
     async (c) => {
       const q = checkQuery(ListQuery, c.query);
-      const rows = await m.repos.apiKeys.list(c.workspaceId, q.include_revoked ?? false);
+      const rows = await m.repos.apiKeys.list(c.workspaceId, q.include_revoked ?? false, q.include_playground ?? false);
       return { status: 200, body: { api_keys: rows.map((r) => renderApiKey(r)), count: rows.length } };
     },
     { query: ListQuery },
@@ -57,13 +65,17 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
       const { row, key } = await createApiKey(m, c.auth!.key, c.workspaceId, {
         name: b.name,
         scopes: b.scopes,
-        expiresAt: ms(b.expires_at) ?? null,
+        expiresAt: expiry(b.expires_at),
         playground: b.playground ?? false,
       });
       const out = writeOutcome(m.shared, "created");
       return { status: out.status, body: { ...renderApiKey(row, out.propagationStatus), key } };
     },
-    { body: ApiKeyCreateBody, description: "The response's `key` is the full key, shown this once." },
+    {
+      body: ApiKeyCreateBody,
+      description:
+        "The response's `key` is the full key, shown this once. A playground key (`playground: true`) is inference-only: `scopes` must be empty, and without `expires_at` it expires after 24 h (config `playground_key_ttl_hours`).",
+    },
   );
   mount(app, m, "apiKeys.get", async (c) => {
     const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
@@ -76,14 +88,18 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     async (c) => {
       const id = uuidParam(c.params.api_key_id, "api_key_id");
       const b = check(ApiKeyPatchBody, c.body);
-      const row = await updateApiKey(m, c.auth!.key, c.workspaceId, id, { name: b.name, scopes: b.scopes, expiresAt: ms(b.expires_at) });
+      const row = await updateApiKey(m, c.auth!.key, c.workspaceId, id, {
+        name: b.name,
+        scopes: b.scopes,
+        expiresAt: expiry(b.expires_at),
+      });
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: renderApiKey(row, out.propagationStatus) };
     },
     { body: ApiKeyPatchBody },
   );
   mount(app, m, "apiKeys.revoke", async (c) => {
-    const row = await revokeApiKey(m, c.actorId!, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+    const row = await revokeApiKey(m, c.auth!.key, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
     const out = writeOutcome(m.shared, "deleted");
     return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
   });

@@ -1,5 +1,6 @@
-// API key lifecycle. A caller can never grant (create or patch to) a scope its own key lacks. Every
-// change goes into the key cache at once, so a revoked key fails on the very next request.
+// API key lifecycle. A caller can never grant (create or patch to) a scope its own key lacks, nor change
+// or revoke a key holding one (it would otherwise un-expire or revoke a wider key, the admin key
+// included). Every change goes into the key cache at once, so a revoked key fails on the very next request.
 import { ApiError } from "../../http/errors";
 import type { Scope } from "../../auth/scopes";
 import { recordAudit } from "../audit/repo";
@@ -9,7 +10,8 @@ import type { ApiKeyRow } from "./repo";
 export interface CreateApiKeyInput {
   name: string;
   scopes: Scope[];
-  expiresAt: number | null;
+  /** undefined: none, except a playground key's default expiry. */
+  expiresAt: number | null | undefined;
   playground: boolean;
 }
 
@@ -29,6 +31,32 @@ function assertGrantable(caller: ApiKeyRow, scopes: Scope[]): void {
   });
 }
 
+/** The target must be no wider than the caller: its scopes a subset of the caller's. */
+function assertNotWider(caller: ApiKeyRow, target: ApiKeyRow): void {
+  const missing = target.scopes.filter((s) => !caller.scopes.includes(s));
+  if (missing.length > 0) {
+    throw new ApiError(
+      "insufficient_scope",
+      `This API key holds scopes the calling key lacks (${missing.join(", ")}), so the calling key cannot change or revoke it.`,
+    );
+  }
+}
+
+/** Playground keys are inference-only: no management scope, and an expiry by default. */
+function playgroundRules(m: Management, input: CreateApiKeyInput, now: number): CreateApiKeyInput {
+  if (!input.playground) {
+    if (input.scopes.length === 0)
+      throw new ApiError("invalid_parameter", "Invalid 'scopes': expected a non-empty list.", { param: "scopes" });
+    return input;
+  }
+  if (input.scopes.length > 0) {
+    throw new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", {
+      param: "scopes",
+    });
+  }
+  return { ...input, expiresAt: input.expiresAt === undefined ? now + m.playgroundKeyTtlMs : input.expiresAt };
+}
+
 function assertFuture(expiresAt: number | null | undefined, now: number): void {
   if (expiresAt != null && expiresAt <= now) {
     throw new ApiError("invalid_parameter", "Invalid 'expires_at': must be in the future.", { param: "expires_at" });
@@ -40,9 +68,11 @@ function applied(m: Management, row: ApiKeyRow): void {
   m.events.onApiKeyChanged(row);
 }
 
-export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, input: CreateApiKeyInput) {
+export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, given: CreateApiKeyInput) {
+  const now = Date.now();
+  const input = playgroundRules(m, given, now);
   assertGrantable(caller, input.scopes);
-  assertFuture(input.expiresAt, Date.now());
+  assertFuture(input.expiresAt, now);
   const created = await m.db.tx(async (o) => {
     const c = await m.repos.apiKeys.create({ workspaceId, ...input }, o);
     await recordAudit(o, m.db, {
@@ -73,6 +103,12 @@ export async function getApiKey(m: Management, workspaceId: string, id: string):
 export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, id: string, patch: PatchApiKeyInput) {
   const current = await getApiKey(m, workspaceId, id);
   if (current.revokedAt !== null) throw new ApiError("invalid_request", "This API key is revoked and can no longer be changed.");
+  assertNotWider(caller, current);
+  if (patch.scopes && current.playground) {
+    throw new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", {
+      param: "scopes",
+    });
+  }
   if (patch.scopes) assertGrantable(caller, patch.scopes);
   assertFuture(patch.expiresAt, Date.now());
   const row = await m.db.tx(async (o) => {
@@ -96,15 +132,16 @@ export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId
 }
 
 /** Revoking twice is a no-op (natural idempotency): the second call changes and records nothing. */
-export async function revokeApiKey(m: Management, callerId: string, workspaceId: string, id: string): Promise<ApiKeyRow> {
+export async function revokeApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, id: string): Promise<ApiKeyRow> {
   const current = await getApiKey(m, workspaceId, id);
   if (current.revokedAt !== null) return current;
+  assertNotWider(caller, current);
   const row = await m.db.tx(async (o) => {
     const updated = await m.repos.apiKeys.update(workspaceId, id, { revokedAt: Date.now() }, o);
     await recordAudit(o, m.db, {
       workspaceId,
       type: "api_key.revoked",
-      actorApiKeyId: callerId,
+      actorApiKeyId: caller.id,
       targetId: id,
       data: { name: current.name },
     });

@@ -87,8 +87,8 @@ for (const kind of kinds) {
       expect(widen.json.error.param).toBe("scopes[0]");
     });
 
-    test("list hides revoked keys unless include_revoked, and never lists playground keys", async () => {
-      const play = await create({ name: "playground", scopes: ["usage:read"], playground: true });
+    test("list hides revoked keys unless include_revoked, and playground keys unless include_playground", async () => {
+      const play = await create({ name: "playground", scopes: [], playground: true });
       const gone = await create({ name: "to-revoke", scopes: ["usage:read"] });
       expect((await x.call("DELETE", x.w(`/api-keys/${gone.json.api_key_id}`))).status).toBe(204);
       const list = await x.call("GET", x.w("/api-keys"));
