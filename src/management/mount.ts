@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors";
 import { parseJsonBody, readBody } from "../http/body";
 import type { Management } from "./module";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
-import { withIdempotency, type Reply } from "./idempotency/run";
+import { withIdempotency, type Reply, type SaveReply } from "./idempotency/run";
 
 export type { Reply } from "./idempotency/run";
 
@@ -22,6 +22,8 @@ export interface Call {
   query: Record<string, string | undefined>;
   body: unknown;
   headers: Headers;
+  /** On idempotent routes with an Idempotency-Key: stores the reply in the write's transaction. */
+  saveReply: SaveReply | null;
 }
 
 export type Handler = (call: Call) => Promise<Reply>;
@@ -107,6 +109,7 @@ export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler,
         query: (query ?? {}) as Record<string, string | undefined>,
         body,
         headers: request.headers,
+        saveReply: null,
       };
       let reply: Reply;
       try {
@@ -114,7 +117,7 @@ export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler,
           ? await withIdempotency(
               { store: m.repos.idempotency, lock: m.idempotencyLock },
               { workspaceId, route: id, key: request.headers.get("idempotency-key"), body },
-              () => handler(call),
+              (saveReply) => handler({ ...call, saveReply }),
             )
           : await handler(call);
       } catch (err) {

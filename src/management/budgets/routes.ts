@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { BUDGET_PERIODS } from "../../metering/periods";
-import { mount } from "../mount";
+import { mount, type Reply } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
 import { check, oneOf, uuidParam } from "../validate";
@@ -50,16 +50,27 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     "budgets.create",
     async (c) => {
       const b = check(BudgetCreateBody, c.body, { codeFor });
-      const row = await createBudget(m, c.actorId, c.workspaceId, {
-        scope: b.scope,
-        scopeId: b.scope_id ?? null,
-        period: b.period,
-        limitMicrodollars: limitToMicro(b.limit),
-        enforce: b.enforce ?? true,
-        includeByok: b.include_byok ?? false,
-      });
       const out = writeOutcome(m.shared, "created");
-      return { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
+      let reply: Reply | undefined;
+      // Rendered and stored for Idempotency-Key in the create's own transaction, so both commit or neither.
+      await createBudget(
+        m,
+        c.actorId,
+        c.workspaceId,
+        {
+          scope: b.scope,
+          scopeId: b.scope_id ?? null,
+          period: b.period,
+          limitMicrodollars: limitToMicro(b.limit),
+          enforce: b.enforce ?? true,
+          includeByok: b.include_byok ?? false,
+        },
+        async (o, row) => {
+          reply = { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
+          await c.saveReply?.(o, reply);
+        },
+      );
+      return reply!;
     },
     {
       body: BudgetCreateBody,

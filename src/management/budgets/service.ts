@@ -10,6 +10,7 @@ import type { Management } from "../module";
 import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
 import type { BudgetPatch, BudgetRow } from "./repo";
+import type { Orm } from "../../platform/db/database";
 import { usdToMicrodollars } from "../../metering/pricing";
 
 export type BudgetScope = "workspace" | "api_key" | "byok";
@@ -52,6 +53,7 @@ export async function createBudget(
   actorId: string | null,
   workspaceId: string,
   input: CreateBudgetInput,
+  within?: (o: Orm, row: BudgetRow) => Promise<void>,
 ): Promise<BudgetRow> {
   const scopeId = await checkScope(m, workspaceId, input.scope, input.scopeId);
   const now = Date.now();
@@ -72,6 +74,7 @@ export async function createBudget(
       if (await m.repos.budgets.find(o, workspaceId, row.scope, scopeId, row.period)) throw exists();
       await m.repos.budgets.insert(o, row);
       await recordAudit(o, m.db, { workspaceId, type: "budget.created", actorApiKeyId: actorId, targetId: row.id, data: auditData(row) });
+      await within?.(o, row);
     });
   } catch (err) {
     // Two creates racing past the check: the unique index decides, and the loser gets the same 409.

@@ -8,6 +8,7 @@ import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
 import { check, uuidParam } from "../validate";
 import { createByokKey, deleteByokKey, getByokKey, renderByokKey, updateByokKey } from "./service";
+import type { ByokRow } from "./repo";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
 const Tier = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
@@ -43,15 +44,25 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
     "byok.create",
     async (c) => {
       const b = check(ByokCreateBody, c.body);
-      const row = await createByokKey(m, c.actorId, c.workspaceId, {
-        provider: b.provider,
-        apiKey: b.api_key,
-        name: b.name ?? null,
-        isDefault: b.is_default ?? true,
-        accountTier: b.account_tier ?? null,
-      });
       const out = writeOutcome(m.shared, "created");
-      return { status: out.status, body: renderByokKey(row, out.propagationStatus) };
+      const reply = (row: ByokRow) => ({ status: out.status, body: renderByokKey(row, out.propagationStatus) });
+      // Stored for Idempotency-Key in the create's own transaction, so both commit or neither.
+      const row = await createByokKey(
+        m,
+        c.actorId,
+        c.workspaceId,
+        {
+          provider: b.provider,
+          apiKey: b.api_key,
+          name: b.name ?? null,
+          isDefault: b.is_default ?? true,
+          accountTier: b.account_tier ?? null,
+        },
+        async (o, created) => {
+          await c.saveReply?.(o, reply(created));
+        },
+      );
+      return reply(row);
     },
     {
       body: ByokCreateBody,

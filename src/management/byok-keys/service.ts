@@ -11,6 +11,7 @@ import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
 import type { ByokPatch, ByokRow, TierSource, ValidationStatus } from "./repo";
 import { byokAad } from "./store";
+import type { Orm } from "../../platform/db/database";
 
 export interface CreateByokInput {
   provider: string;
@@ -78,7 +79,13 @@ async function applied(m: Management, workspaceId: string): Promise<void> {
   m.events.onByokChanged(workspaceId);
 }
 
-export async function createByokKey(m: Management, actorId: string | null, workspaceId: string, input: CreateByokInput): Promise<ByokRow> {
+export async function createByokKey(
+  m: Management,
+  actorId: string | null,
+  workspaceId: string,
+  input: CreateByokInput,
+  within?: (o: Orm, row: ByokRow) => Promise<void>,
+): Promise<ByokRow> {
   const p = byokProvider(m, input.provider);
   if (input.accountTier !== null) checkTier(p, input.accountTier);
   const detected = await validateWithProvider(m, p, input.apiKey);
@@ -112,6 +119,7 @@ export async function createByokKey(m: Management, actorId: string | null, works
       targetId: id,
       data: { provider: p.id, name: row.name, is_default: row.isDefault, account_tier: tier, account_tier_source: source },
     });
+    await within?.(o, row);
   });
   await applied(m, workspaceId);
   return row;

@@ -4,6 +4,7 @@
 // are what the same body will always get); 5xx answers are not, so the caller can retry them.
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../platform/ids";
+import type { Orm } from "../../platform/db/database";
 import type { IdempotencyLock } from "./lock";
 import type { IdempotencyStore } from "./store";
 
@@ -15,6 +16,10 @@ export interface Reply {
   status: number;
   body?: unknown;
 }
+
+/** Stores the reply inside the write's own transaction (a write that commits without its record would
+ * run again on retry); a handler that never calls it has its reply stored afterwards. */
+export type SaveReply = (o: Orm, reply: Reply) => Promise<void>;
 
 /** JSON with object keys sorted, so that key order does not change the body hash. */
 function canonical(v: unknown): string {
@@ -40,9 +45,9 @@ export interface IdempotentCall {
 export async function withIdempotency(
   deps: { store: IdempotencyStore; lock: IdempotencyLock },
   call: IdempotentCall,
-  run: () => Promise<Reply>,
+  run: (saveReply: SaveReply | null) => Promise<Reply>,
 ): Promise<Reply> {
-  if (call.key === null) return run();
+  if (call.key === null) return run(null);
   if (!KEY_PATTERN.test(call.key)) {
     throw new ApiError("invalid_parameter", "Invalid 'Idempotency-Key': 1 to 255 characters of A-Z, a-z, 0-9, '_' and '-'.", {
       param: "Idempotency-Key",
@@ -71,15 +76,20 @@ export async function withIdempotency(
     const again = await replay();
     if (again) return again;
     let reply: Reply;
+    let saved = false;
+    const saveReply: SaveReply = async (o, r) => {
+      await deps.store.save(call.workspaceId, call.route, call.key!, { bodyHash, status: r.status, body: r.body }, Date.now(), o);
+      saved = true;
+    };
     try {
-      reply = await run();
+      reply = await run(saveReply);
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) {
         await deps.store.save(call.workspaceId, call.route, call.key, { bodyHash, status: err.status, body: err.body() });
       }
       throw err;
     }
-    if (reply.status < 500)
+    if (reply.status < 500 && !saved)
       await deps.store.save(call.workspaceId, call.route, call.key, { bodyHash, status: reply.status, body: reply.body });
     return reply;
   } finally {

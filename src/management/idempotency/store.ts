@@ -1,6 +1,6 @@
 // Completed Idempotency-Key requests: the body hash and the response, kept 24 hours.
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { Database } from "../../platform/db/database";
+import type { Database, Orm } from "../../platform/db/database";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -24,7 +24,8 @@ export function idempotencyStore(db: Database) {
       if (!r || r.state !== "completed" || r.responseStatus === null) return undefined;
       return { bodyHash: r.bodyHash, status: r.responseStatus, body: r.responseBody === null ? null : JSON.parse(r.responseBody) };
     },
-    async save(ws: string, route: string, key: string, res: StoredResponse, now = Date.now()): Promise<void> {
+    /** In `orm`'s transaction if given, so that the record commits with the write it answers. */
+    async save(ws: string, route: string, key: string, res: StoredResponse, now = Date.now(), orm?: Orm): Promise<void> {
       const row = {
         workspaceId: ws,
         route,
@@ -36,14 +37,15 @@ export function idempotencyStore(db: Database) {
         createdAt: now,
         expiresAt: now + IDEMPOTENCY_TTL_MS,
       };
-      await db.tx(async (o) => {
+      const run = async (o: Orm) => {
         // Expired records of this workspace go first, so the table stays small without a sweeper.
         await o.delete(t).where(and(eq(t.workspaceId, ws), lt(t.expiresAt, now)));
         await o
           .insert(t)
           .values(row)
           .onConflictDoUpdate({ target: [t.workspaceId, t.route, t.key], set: row });
-      });
+      };
+      await (orm ? run(orm) : db.tx(run));
     },
   };
 }

@@ -101,16 +101,24 @@ for (const kind of kinds) {
       }
     });
 
-    test("no write is half-done: a create or update whose audit row fails leaves no key, budget or change behind", async () => {
+    /** Makes the database refuse every insert into `table` (a real failure after the write's first statement) until undone. */
+    const refuseInserts = async (table: string): Promise<() => Promise<void>> => {
       const db = x.s.deps.db;
       const exec = (q: string) => (db.dialect === "sqlite" ? (db.orm as any).run(sql.raw(q)) : (db.orm as any).execute(sql.raw(q)));
-      const k = await x.call("POST", x.w("/api-keys"), { body: { name: "stable", scopes: ["usage:read"] } });
+      const name = `refuse_${table}`;
       if (db.dialect === "sqlite") {
-        await exec("CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events BEGIN SELECT RAISE(ABORT, 'audit refused'); END");
-      } else {
-        await exec("CREATE FUNCTION fail_audit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$ LANGUAGE plpgsql");
-        await exec("CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()");
+        await exec(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+        return async () => void (await exec(`DROP TRIGGER ${name}`));
       }
+      await exec(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`);
+      await exec(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+      return async () => void (await exec(`DROP TRIGGER ${name} ON ${table}`));
+    };
+
+    test("no write is half-done: a create or update whose audit row fails leaves no key, budget or change behind", async () => {
+      const db = x.s.deps.db;
+      const k = await x.call("POST", x.w("/api-keys"), { body: { name: "stable", scopes: ["usage:read"] } });
+      const undo = await refuseInserts("audit_events");
       try {
         const keys = (await keyRows()).length;
         const budgets = (await db.orm.select().from(db.t.budgets)).length;
@@ -124,8 +132,39 @@ for (const kind of kinds) {
         expect((await db.orm.select().from(db.t.budgets)).length).toBe(budgets);
         expect((await x.call("GET", "/v1/me", { key: k.json.key })).status).toBe(200);
       } finally {
-        await exec("DROP TRIGGER fail_audit" + (db.dialect === "sqlite" ? "" : " ON audit_events"));
+        await undo();
       }
+    });
+
+    test("no write is half-done: a create whose Idempotency-Key record fails leaves no budget or BYOK key behind", async () => {
+      const db = x.s.deps.db;
+      const count = async () => ({
+        budgets: (await db.orm.select().from(db.t.budgets)).length,
+        byok: (await db.orm.select().from(db.t.byokKeys)).length,
+      });
+      const before = await count();
+      const budget = { scope: "workspace", period: "weekly", limit: 5 };
+      const byok = { provider: "alpha", api_key: "sk-alpha-valid-0123456789" };
+      const undo = await refuseInserts("idempotency_records");
+      try {
+        const headers = { "Idempotency-Key": "half-done-1" };
+        expect((await x.call("POST", x.w("/budgets"), { body: budget, headers })).status).toBe(500);
+        expect((await x.call("POST", x.w("/byok-keys"), { body: byok, headers })).status).toBe(500);
+        expect(await count()).toEqual(before);
+      } finally {
+        await undo();
+      }
+      // The retry with the same key now creates each once, and a replay answers the same.
+      const headers = { "Idempotency-Key": "half-done-1" };
+      const first = await x.call("POST", x.w("/budgets"), { body: budget, headers });
+      expect(first.status).toBe(201);
+      const again = await x.call("POST", x.w("/budgets"), { body: budget, headers });
+      expect(again.status).toBe(201);
+      expect(again.json.budget_id).toBe(first.json.budget_id);
+      const key = await x.call("POST", x.w("/byok-keys"), { body: byok, headers });
+      expect(key.status).toBe(201);
+      expect((await x.call("POST", x.w("/byok-keys"), { body: byok, headers })).json.id).toBe(key.json.id);
+      expect(await count()).toEqual({ budgets: before.budgets + 1, byok: before.byok + 1 });
     });
   });
 }
