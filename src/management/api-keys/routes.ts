@@ -44,6 +44,9 @@ const ListQuery = Type.Object({
 
 const expiry = (s: string | null | undefined) => (s === undefined ? undefined : s === null ? null : dateTimeMs(s, "expires_at"));
 
+const WIDER =
+  "A key holding a scope the calling key lacks (the admin key, say) cannot be changed or revoked by it: 403 insufficient_scope.";
+
 export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
   mount(
     app,
@@ -96,13 +99,19 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: renderApiKey(row, out.propagationStatus) };
     },
-    { body: ApiKeyPatchBody },
+    { body: ApiKeyPatchBody, description: WIDER },
   );
-  mount(app, m, "apiKeys.revoke", async (c) => {
-    const row = await revokeApiKey(m, c.auth!.key, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
-    const out = writeOutcome(m.shared, "deleted");
-    return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
-  });
+  mount(
+    app,
+    m,
+    "apiKeys.revoke",
+    async (c) => {
+      const row = await revokeApiKey(m, c.auth!.key, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      const out = writeOutcome(m.shared, "deleted");
+      return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
+    },
+    { description: WIDER },
+  );
   mount(
     app,
     m,

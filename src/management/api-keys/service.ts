@@ -42,6 +42,9 @@ function assertNotWider(caller: ApiKeyRow, target: ApiKeyRow): void {
   }
 }
 
+const playgroundScoped = () =>
+  new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", { param: "scopes" });
+
 /** Playground keys are inference-only: no management scope, and an expiry by default. */
 function playgroundRules(m: Management, input: CreateApiKeyInput, now: number): CreateApiKeyInput {
   if (!input.playground) {
@@ -50,9 +53,7 @@ function playgroundRules(m: Management, input: CreateApiKeyInput, now: number): 
     return input;
   }
   if (input.scopes.length > 0) {
-    throw new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", {
-      param: "scopes",
-    });
+    throw playgroundScoped();
   }
   return { ...input, expiresAt: input.expiresAt === undefined ? now + m.playgroundKeyTtlMs : input.expiresAt };
 }
@@ -105,9 +106,7 @@ export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId
   if (current.revokedAt !== null) throw new ApiError("invalid_request", "This API key is revoked and can no longer be changed.");
   assertNotWider(caller, current);
   if (patch.scopes && current.playground) {
-    throw new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", {
-      param: "scopes",
-    });
+    throw playgroundScoped();
   }
   if (patch.scopes) assertGrantable(caller, patch.scopes);
   assertFuture(patch.expiresAt, Date.now());

@@ -49,7 +49,7 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
     {
       query: RequestListQuery,
       description:
-        "Newest first. `total` counts every match; `limit` 1-100, `offset` ≥ 0. A record's `usage_estimated` is true when its tokens and cost are the gateway's estimate (a stream that ended before the provider reported usage: four characters a token), false when they are the provider's own.",
+        "Newest first. `total` counts every match; `limit` 1-100, `offset` 0 to 1,000,000,000 (plain digits). A record's `usage_estimated` is true when its tokens and cost are the gateway's estimate (a stream that ended before the provider reported usage: four characters a token), false when they are the provider's own.",
     },
   );
   mount(
