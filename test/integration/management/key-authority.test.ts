@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { testDatabaseKinds } from "../../support/databases";
+import { startServer } from "../../support/server";
 import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
@@ -168,3 +169,20 @@ for (const kind of kinds) {
     });
   });
 }
+
+test("a playground key's default expiry is configurable: playground_key_ttl_hours", async () => {
+  const s = await startServer({ db: "sqlite", configFile: { playground_key_ttl_hours: 2 } });
+  try {
+    const before = Date.now();
+    const r = await s.fetch(`/v1/workspaces/${s.workspaceId}/api-keys`, {
+      method: "POST",
+      body: JSON.stringify({ name: "play", scopes: [], playground: true }),
+    });
+    expect(r.status).toBe(201);
+    const exp = Date.parse(((await r.json()) as { expires_at: string }).expires_at);
+    expect(exp).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
+    expect(exp).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000);
+  } finally {
+    await s.stop();
+  }
+});
