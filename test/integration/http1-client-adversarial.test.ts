@@ -7,6 +7,7 @@ import { createServer, type Socket } from "node:net";
 import { createHttp1Client, type Http1Client } from "../../src/platform/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
 import { AbortSweeper } from "../../src/platform/abort-sweeper";
+import { within } from "../support/within";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -17,19 +18,6 @@ function client(): Http1Client {
   const c = createHttp1Client();
   cleanups.push(() => c.close());
   return c;
-}
-
-/** Settles as `p` does, or rejects naming `what` once `ms` have passed (a hang fails the test, legibly). */
-async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 interface Upstream {

@@ -11,6 +11,7 @@ import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "..
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
 import type { BodyTap } from "../../src/platform/upstream-answer";
 import { eventually } from "../support/spawn";
+import { within } from "../support/within";
 
 const encoder = new TextEncoder();
 
@@ -41,19 +42,6 @@ function gate() {
   const g = Promise.withResolvers<void>();
   cleanups.push(() => g.resolve());
   return g;
-}
-
-/** Settles as `p` does, or rejects naming `what` once `ms` have passed (a hang fails the test, legibly). */
-async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Reads until at least `n` bytes have come (failing if the body ends first); returns them as text. */
