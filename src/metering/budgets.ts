@@ -97,8 +97,10 @@ export class MemoryBudgetCounters implements BudgetCounters {
     if (same) return;
     const now = this.clock();
     const b = periodBounds(def.period, now);
-    const spent = await loadSpend(this.db, def, b.start, b.end);
-    this.states.set(def.id, { periodStart: b.start, periodEnd: b.end, periodKey: b.key, spent, reserved: 0 });
+    // The state exists before the spend is read, so calls admitted meanwhile hold against it (they were not counted at all).
+    const st = { periodStart: b.start, periodEnd: b.end, periodKey: b.key, spent: 0, reserved: 0 };
+    this.states.set(def.id, st);
+    st.spent += await loadSpend(this.db, def, b.start, b.end);
   }
 
   removeBudget(budgetId: string): void {

@@ -57,6 +57,8 @@ export type Matcher =
 interface Timing {
   /** Wait before the status line (first byte). */
   delayMs?: number;
+  /** The first request this behaviour answers waits for this promise first (later ones do not): a call held in flight until the test lets it go. */
+  holdFirst?: Promise<void>;
   /** Wait between stream events. */
   gapMs?: number;
   /** Send this many stream events, then stall until the client aborts or the mock stops. */
@@ -254,10 +256,17 @@ function authFailure(req: RecordedRequest, keys: Record<string, string> | undefi
   return Response.json(errorBody(req.format, 401, message), { status: 401 });
 }
 
+/** Behaviours whose holdFirst has been spent. */
+const held = new WeakSet<Behaviour>();
+
 async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promise<void>): Promise<Response> {
   if (behaviour.kind === "hang") {
     await until;
     return new Response(null, { status: 499 });
+  }
+  if ("holdFirst" in behaviour && behaviour.holdFirst && !held.has(behaviour)) {
+    held.add(behaviour);
+    await Promise.race([behaviour.holdFirst, until]);
   }
   if (behaviour.delayMs) await Promise.race([Bun.sleep(behaviour.delayMs), until]);
   const format = req.format ?? "openai";

@@ -101,18 +101,22 @@ for (const db of DIALECTS) {
     ] as const) {
       test(`the hold is the final upstream body's worst case: when ${what}, a balance just above the plain estimate refuses the next call`, async () => {
         await g.s.deps.credits.add(g.s.workspaceId, WORST + 1, "top_up");
-        g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, delayMs: 800 });
+        const first = Promise.withResolvers<void>();
+        g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, holdFirst: first.promise });
         // A plain call holds 21 of 22 µ$ and leaves room for one more call...
         const plain = creditChat(g);
         await g.mock.waitForRequests(1);
         expect((await creditChat(g)).status).toBe(200);
+        first.resolve();
         expect((await plain).status).toBe(200);
         g.mock.reset();
-        g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, delayMs: 800 });
+        const second = Promise.withResolvers<void>();
+        g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, holdFirst: second.promise });
         // ...the same call made dearer by what it sends holds more than the balance: the next one is refused.
         const dear = creditChat(g, body);
         await g.mock.waitForRequests(1);
         expect(await codeOf(await creditChat(g))).toBe("insufficient_credits");
+        second.resolve();
         expect((await dear).status).toBe(200);
       });
     }
@@ -124,10 +128,12 @@ for (const db of DIALECTS) {
         body: JSON.stringify({ scope: "workspace", period: "daily", limit: 0.000022, enforce: true }),
       });
       expect(created.status).toBe(201);
-      g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, delayMs: 800 });
+      const first = Promise.withResolvers<void>();
+      g.mock.setScript({ route: "chat" }, { kind: "reply", usage: { input: 0, output: 0 }, holdFirst: first.promise });
       const dear = creditChat(g, { extensions: { alpha: { max_tokens: 20 } } });
       await g.mock.waitForRequests(1);
       expect(await codeOf(await creditChat(g))).toBe("budget_exceeded");
+      first.resolve();
       expect((await dear).status).toBe(200);
     });
   });
