@@ -6,7 +6,8 @@
 //   openai    `${url}/p/<name>/v1`  → POST …/v1/chat/completions, GET …/v1/models,
 //                                      POST …/v1/responses (route "responses": OpenAI's Responses API)
 //   anthropic `${url}/p/<name>`     → POST …/v1/messages,         GET …/v1/models (told apart from
-//                                      OpenAI's by the anthropic-version / x-api-key headers)
+//                                      OpenAI's by the anthropic-version / x-api-key headers),
+//                                      POST …/v1/messages/count_tokens (route "count_tokens")
 //   gemini    `${url}/p/<name>`     → POST …/v1beta/models/<m>:generateContent | :streamGenerateContent?alt=sse,
 //                                      GET …/v1beta/models
 // Without a prefix the same paths answer as provider "default".
@@ -39,7 +40,7 @@ export interface RecordedRequest {
   provider: string;
   format: WireFormat | null;
   /** "responses": POST …/v1/responses of an openai-format provider (OpenAI's Responses API). */
-  route: "chat" | "responses" | "models" | "unknown";
+  route: "chat" | "responses" | "models" | "count_tokens" | "unknown";
   model: string | null;
   stream: boolean;
   headers: Record<string, string>;
@@ -197,6 +198,7 @@ function classify(method: string, path: string, headers: Record<string, string>)
   if (method === "POST" && (path === "/v1/responses" || path === "/responses"))
     return { format: "openai", route: "responses", model: null };
   if (method === "POST" && path === "/v1/messages") return { format: "anthropic", route: "chat", model: null };
+  if (method === "POST" && path === "/v1/messages/count_tokens") return { format: "anthropic", route: "count_tokens", model: null };
   if (method === "GET" && path === "/v1/models") {
     const anthropic = headers["anthropic-version"] !== undefined || headers["x-api-key"] !== undefined;
     return { format: anthropic ? "anthropic" : "openai", route: "models", model: null };
@@ -290,6 +292,7 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
     }
     case "reply": {
       if (req.route === "models") return json(modelsBody(format), 200, behaviour.headers);
+      if (req.route === "count_tokens") return json(countTokensBody(behaviour, req.body), 200, behaviour.headers);
       if (req.route === "responses") {
         if (!req.stream) return json(responsesReplyJson(behaviour, model), 200, behaviour.headers);
         return sse(responsesReplySse(behaviour, model), behaviour, until);
@@ -299,6 +302,13 @@ async function respond(behaviour: Behaviour, req: RecordedRequest, until: Promis
       return sse(replySse(format, behaviour, model, opts?.include_usage === true), behaviour, until);
     }
   }
+}
+
+/** Anthropic's count_tokens answer: `usage.input` when scripted, else a stand-in that grows with the body's text. */
+function countTokensBody(spec: ReplySpec, body: unknown): { input_tokens: number } {
+  if (spec.usage?.input !== undefined) return { input_tokens: spec.usage.input };
+  const b = (body ?? {}) as { system?: unknown; messages?: unknown; tools?: unknown };
+  return { input_tokens: Math.ceil(JSON.stringify([b.system ?? null, b.messages ?? [], b.tools ?? []]).length / 4) };
 }
 
 function firstValidEvent(format: SseDialect): unknown {
