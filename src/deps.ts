@@ -28,6 +28,7 @@ import { publishingEvents } from "./management/invalidation";
 import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 import { edenPacer } from "./platform/memory-governor";
+import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
 
 // The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
 // when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
@@ -49,6 +50,8 @@ export interface Deps {
   budgets: BudgetCounters;
   limiter: RateLimiter;
   inference: InferenceDeps;
+  /** Which route and credential served each Responses ID (Redis in shared mode), for `previous_response_id`. */
+  responseRoutes: ResponseRouteMemory;
   /** Shared mode (REDIS_URL set): the Redis connection, invalidation bus and shared limiters. */
   shared?: SharedMode;
   /** The control plane: repositories, the routing-defaults and BYOK stores the hot path reads. */
@@ -178,6 +181,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
         keys,
         apiKeys: repos.apiKeys,
         management,
+        responseRouteTtlMs: config.responseRouteTtlMs,
       })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
@@ -187,6 +191,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
+  const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
   const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, creditHolds, upstream });
   return {
     config,
@@ -201,6 +206,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     budgets,
     limiter,
     inference,
+    responseRoutes,
     ...(shared ? { shared } : {}),
     management,
     state: { shuttingDown: false, startedAt: Date.now() },

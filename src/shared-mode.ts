@@ -1,6 +1,7 @@
 // Shared mode (REDIS_URL, CONTRACT §1 and §5): several instances on one Postgres and one Redis. Postgres
 // stays the system of record; Redis carries what must be common to all instances at request speed:
-// rate-limit buckets, budget spend and reservations, Idempotency-Key locks, and invalidation messages.
+// rate-limit buckets, budget spend and reservations, Idempotency-Key locks, invalidation messages, and
+// which route served each Responses ID (so a `previous_response_id` follow-up finds it on any instance).
 // Everything here degrades to per-instance behaviour while Redis is down and rejoins when it returns.
 //
 // Deliberately per instance, even in shared mode: router statistics (TTFT, throughput, error rates)
@@ -10,6 +11,7 @@
 // Postgres by CreditService); the holds of calls in flight against them are shared.
 import type { ApiKeyCache } from "./auth/key-cache";
 import type { LimitTable } from "./limits/classes";
+import { RedisResponseRouteMemory } from "./inference/responses/redis-route-memory";
 import { RedisRateLimiter } from "./limits/redis-store";
 import type { ApiKeyRepo } from "./management/api-keys/repo";
 import { RedisIdempotencyLock } from "./management/idempotency/redis-lock";
@@ -31,6 +33,8 @@ export interface SharedModeOptions {
   keys: ApiKeyCache;
   apiKeys: ApiKeyRepo;
   management: Pick<Management, "routingDefaults" | "byok">;
+  /** How long a response ID's route is remembered (config `response_route_ttl_hours`). */
+  responseRouteTtlMs: number;
 }
 
 export interface SharedMode {
@@ -41,6 +45,8 @@ export interface SharedMode {
   /** Credit holds of calls in flight on every instance. */
   creditHolds: RedisCreditHolds;
   idempotencyLock: RedisIdempotencyLock;
+  /** The route and credential that served each Responses ID, for follow-ups on any instance. */
+  responseRoutes: RedisResponseRouteMemory;
   /** For /readyz: the connection and what the bus has seen. */
   status(): RedisStatus & { invalidations: InvalidationBus["stats"] };
   /** Connects (waiting at most ~2 s; never throws), subscribes, starts the budget definitions refresh. */
@@ -60,6 +66,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
     budgets,
     creditHolds: new RedisCreditHolds(redis, o.logger),
     idempotencyLock: new RedisIdempotencyLock(redis),
+    responseRoutes: new RedisResponseRouteMemory(redis, o.responseRouteTtlMs),
     status: () => ({ ...redis.status(), invalidations: { ...bus.stats } }),
     async start() {
       bus.start(invalidationHandler({ keys: o.keys, apiKeys: o.apiKeys, management: o.management, budgets }));

@@ -30,6 +30,8 @@ export interface Config {
   file: FileConfig;
   /** The largest request body accepted, in bytes (config file `max_request_body_mb`; 20 MB and 1 MB by default). */
   maxRequestBodyBytes: { inference: number; management: number };
+  /** How long the route of a Responses ID is remembered, ms (config file `response_route_ttl_hours`; 30 days by default). */
+  responseRouteTtlMs: number;
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
   credentialEnv: Record<string, string>;
 }
@@ -45,6 +47,9 @@ const DEFAULTS: Record<string, string> = {
 };
 
 const MB = 1024 * 1024;
+const HOUR_MS = 3_600_000;
+/** OpenAI keeps a stored response 30 days: a follow-up may name one that old. */
+const DEFAULT_RESPONSE_ROUTE_TTL_HOURS = 720;
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
@@ -140,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       inference: Math.floor((file.max_request_body_mb?.inference ?? 20) * MB),
       management: Math.floor((file.max_request_body_mb?.management ?? 1) * MB),
     }),
+    responseRouteTtlMs: Math.floor((file.response_route_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
     credentialEnv,
   });
 }

@@ -130,6 +130,8 @@ export const FileConfigSchema = Type.Object(
     trusted_proxies: Type.Optional(Type.Array(Type.String())),
     /** How long a playground key lives when its create body names no expiry, in hours (default 24). */
     playground_key_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
+    /** How long the route that served a Responses ID is remembered for `previous_response_id` follow-ups, in hours (default 720: 30 days). */
+    response_route_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
     /** The largest request body accepted, in MB (1 MB = 1,048,576 bytes): inference routes, management routes. */
     max_request_body_mb: Type.Optional(
       Type.Object(

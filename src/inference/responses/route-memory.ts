@@ -1,7 +1,7 @@
 // Which route and credential served each Responses ID, so a follow-up naming it in
 // `previous_response_id` goes where the response lives (the upstream keeps it, we do not). Keyed by
-// workspace: an ID served to another workspace is never found. Entries expire after a TTL (by default
-// 30 days, how long OpenAI keeps a stored response). Only the credential's identity is kept, never a
+// workspace: an ID served to another workspace is never found. Entries expire after a TTL (config
+// `response_route_ttl_hours`, 30 days by default: how long OpenAI keeps a stored response). Only the credential's identity is kept, never a
 // secret: "platform" or the BYOK key's ID.
 
 /** The credential a call was sent with, by identity. */
@@ -22,13 +22,12 @@ export interface ResponseRouteMemory {
   recall(workspaceId: string, responseId: string, now: number): ServedRoute | null | Promise<ServedRoute | null>;
 }
 
-export const DEFAULT_RESPONSE_ROUTE_TTL_MS = 30 * 24 * 3_600_000;
 export const DEFAULT_RESPONSE_ROUTE_MAX_ENTRIES = 100_000;
 /** Upstream IDs are ~50 characters; a longer `previous_response_id` was never remembered, so it is not looked up. */
 export const MAX_RESPONSE_ID_LENGTH = 256;
 
 export interface MemoryRouteOptions {
-  ttlMs?: number;
+  ttlMs: number;
   /** Beyond this many entries the oldest are forgotten. */
   maxEntries?: number;
 }
@@ -44,8 +43,8 @@ export class MemoryResponseRouteMemory implements ResponseRouteMemory {
   readonly ttlMs: number;
   private readonly maxEntries: number;
 
-  constructor(o: MemoryRouteOptions = {}) {
-    this.ttlMs = o.ttlMs ?? DEFAULT_RESPONSE_ROUTE_TTL_MS;
+  constructor(o: MemoryRouteOptions) {
+    this.ttlMs = o.ttlMs;
     this.maxEntries = o.maxEntries ?? DEFAULT_RESPONSE_ROUTE_MAX_ENTRIES;
   }
 

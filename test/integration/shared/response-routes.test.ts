@@ -2,8 +2,10 @@
 // another, under `${prefix}resp:${workspace}:${id}` with a PX expiry; per instance while Redis is down.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
+import { loadConfig } from "../../../src/config/load";
+import { createDeps } from "../../../src/deps";
 import { RedisResponseRouteMemory } from "../../../src/inference/responses/redis-route-memory";
-import type { ServedRoute } from "../../../src/inference/responses/route-memory";
+import { MemoryResponseRouteMemory, type ServedRoute } from "../../../src/inference/responses/route-memory";
 import { randomBase62 } from "../../../src/platform/ids";
 import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
@@ -104,5 +106,22 @@ describe("RedisResponseRouteMemory", () => {
     expect(await local.recall(ws, "resp_1", T0)).toEqual(byok);
     expect(await local.recall(ws, "resp_1", T0 + DAY)).toBeNull();
     expect(await new RedisResponseRouteMemory(down, DAY).recall(ws, "resp_1", T0)).toBeNull();
+  });
+});
+
+describe("createDeps", () => {
+  test("builds the memory store on its own and the Redis store in shared mode, both with the configured TTL", async () => {
+    const env = { DATABASE_URL: "sqlite::memory:" };
+    const alone = await createDeps(loadConfig(env), logger);
+    const shared = await createDeps(loadConfig({ ...env, REDIS_URL: url, REDIS_PREFIX: prefix }), logger);
+    try {
+      expect(alone.responseRoutes).toBeInstanceOf(MemoryResponseRouteMemory);
+      expect((alone.responseRoutes as MemoryResponseRouteMemory).ttlMs).toBe(30 * DAY);
+      expect(shared.responseRoutes).toBeInstanceOf(RedisResponseRouteMemory);
+      expect(shared.responseRoutes).toBe(shared.shared!.responseRoutes);
+      expect((shared.responseRoutes as RedisResponseRouteMemory).ttlMs).toBe(30 * DAY);
+    } finally {
+      await Promise.all([alone.close(), shared.close()]);
+    }
   });
 });
