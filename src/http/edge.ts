@@ -50,6 +50,7 @@ export interface EdgeSteps {
 export function edgeSteps(logger: Logger, renderers: ErrorRenderer[] = []): EdgeSteps {
   const render = (err: ApiError, request: Request): Response => {
     const id = requestIdOf(request);
+    if (err.extra.native) return nativeErrorResponse(err, err.extra.native, id);
     for (const r of renderers) {
       const res = r(err, request, id);
       if (res) return res;
@@ -95,6 +96,13 @@ export function edgeSteps(logger: Logger, renderers: ErrorRenderer[] = []): Edge
       });
     },
   };
+}
+
+/** A native call's failure as the provider answered it: its status and body, with the gateway's request id. */
+function nativeErrorResponse(err: ApiError, native: { status: number; body: string }, requestId: string): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": requestId };
+  if (err.extra.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(err.extra.retryAfterSeconds)));
+  return new Response(native.body, { status: native.status, headers });
 }
 
 export function edge(steps: EdgeSteps) {

@@ -75,7 +75,14 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { param?: string | null; provider?: string; retryAfterSeconds?: number; headers?: Record<string, string> } = {},
+    readonly extra: {
+      param?: string | null;
+      provider?: string;
+      retryAfterSeconds?: number;
+      headers?: Record<string, string>;
+      /** The provider's own answer to a native call, sent as it is (edge.ts). */
+      native?: { status: number; body: string };
+    } = {},
   ) {
     super(message);
     this.status = ERROR_TABLE[code].status;

@@ -2,8 +2,8 @@
 // outcome as a value. Nothing from the client can change the URL, the credential or auth headers:
 // they come from the catalog and the credential store only (the adapter builds them).
 import type { Candidate } from "../routing/types";
-import type { ProviderAdapter, UpstreamError, UpstreamTarget, Warning } from "../providers/types";
-import { adapterForRoute } from "../providers/registry";
+import type { BuiltRequest, ChatRequest, ProviderAdapter, UpstreamError, UpstreamTarget, Warning } from "../providers/types";
+import { adapterForRoute, nativeAdapterFor } from "../providers/registry";
 import type { InferenceDeps } from "./context";
 import { credentialFor, type Prepared } from "./prepare";
 import type { UpstreamAbort } from "../platform/upstream-abort";
@@ -19,6 +19,8 @@ export interface AttemptPlan {
   url: string;
   init: RequestInit;
   warnings: Warning[];
+  /** The client's body goes as it is (the route speaks its dialect): answers and events come back as sent. */
+  native: boolean;
 }
 
 export function planAttempt(
@@ -32,9 +34,11 @@ export function planAttempt(
 ): AttemptPlan {
   const provider = candidate.provider;
   const cred = credentialFor(deps, workspaceId, provider.id);
+  const native = prepared.native;
+  const nativeAdapter = native ? nativeAdapterFor(provider, candidate.route, native.wire) : null;
   // The platform pays the provider: nothing priced above the catalog's standard tier goes upstream.
-  const unpriced = cred.source === "platform" ? withoutPricedFields(prepared.request, prepared.extensions[provider.id]) : null;
-  const request = unpriced?.request ?? prepared.request;
+  const sent = nativeAdapter ? (native!.body as ChatRequest) : prepared.request;
+  const unpriced = cred.source === "platform" ? withoutPricedFields(sent, prepared.extensions[provider.id]) : null;
   const target: UpstreamTarget = {
     providerId: provider.id,
     adapter: provider.adapter,
@@ -44,10 +48,18 @@ export function planAttempt(
     extensions: unpriced ? unpriced.extensions : prepared.extensions[provider.id],
     maxOutputTokens: candidate.route.maxOutputTokens,
   };
-  const adapter = adapterForRoute(provider, candidate.route, endpoint);
-  // Adapters read `stream === true`; the body is copied only when that answer would change.
-  const req = (request.stream === true) === stream ? request : { ...request, stream };
-  const built = adapter.buildRequest(req, target);
+  let adapter: ProviderAdapter;
+  let built: BuiltRequest;
+  if (nativeAdapter) {
+    adapter = nativeAdapter;
+    built = nativeAdapter.buildNative(unpriced ? { ...native!, body: unpriced.request } : native!, target, stream);
+  } else {
+    adapter = adapterForRoute(provider, candidate.route, endpoint);
+    const request = unpriced?.request ?? prepared.request;
+    // Adapters read `stream === true`; the body is copied only when that answer would change.
+    const req = (request.stream === true) === stream ? request : { ...request, stream };
+    built = adapter.buildRequest(req, target);
+  }
   return {
     candidate,
     adapter,
@@ -57,6 +69,7 @@ export function planAttempt(
     // Redirects are not followed (they would carry the credential elsewhere): upstream-errors.ts.
     init: { method: "POST", headers: built.headers, body: built.body, redirect: "manual" },
     warnings: unpriced ? [...unpriced.warnings, ...built.warnings] : built.warnings,
+    native: nativeAdapter !== null,
   };
 }
 

@@ -7,7 +7,7 @@
 // a stream settled without its usage is charged an estimate (usage-estimate.ts). The plain content chunks a read starts with skip decoding, translation and
 // encoding (upstream-events.ts passThrough): their choices' bytes are framed by the client wire and
 // written as they came; the rest of the read takes the full path.
-import type { DeltaEvent, PlainChoiceFramer, UpstreamError, Usage } from "../providers/types";
+import type { DeltaEvent, PlainChoiceFramer, RawEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
@@ -27,8 +27,8 @@ export type Delta = DeltaEvent;
 export interface Committed {
   plan: AttemptPlan;
   events: UpstreamEvents;
-  /** What arrived before and with the first content: role-only deltas, then the first real one. */
-  first: Delta[];
+  /** What arrived before and with the first content: role-only deltas (or native events), then the first real one. */
+  first: (Delta | RawEvent)[];
   usage: Usage | null;
   attempt: number;
   startedAt: number;
@@ -86,7 +86,7 @@ class CommittedStream {
   ) {
     this.enc = new SyncTransform(encoder);
     this.deadline = s.t0 + s.plan.candidate.provider.streamTimeoutMs;
-    for (const ev of s.first) this.out.add(ev.delta);
+    for (const ev of s.first) this.count(ev);
     if (site.ctx.signal.aborted) queueMicrotask(this.onClientGone);
     else site.ctx.signal.addEventListener("abort", this.onClientGone, { once: true });
   }
@@ -130,8 +130,8 @@ class CommittedStream {
       while (!this.finished) {
         const r = events.take();
         if (r === null) return this.expectNext(performance.now());
-        if (r.type === "delta") {
-          this.out.add(r.delta);
+        if (r.type === "delta" || r.type === "raw") {
+          this.count(r);
           if (!this.gone) this.write(this.enc.push(r));
         } else if (r.type === "usage") {
           this.s.usage = r.usage;
@@ -141,6 +141,11 @@ class CommittedStream {
     } catch {
       this.clientLeft(); // the sink refused a write: the client is gone
     }
+  }
+
+  private count(ev: Delta | RawEvent): void {
+    if (ev.type === "delta") this.out.add(ev.delta);
+    else if (ev.content) this.out.addRaw(ev.chars);
   }
 
   /** The client went away: the stream is read on, unwritten, for its usage until the drain bound. */
@@ -251,7 +256,8 @@ class CommittedStream {
     this.s.events.cancel();
     const api = upstreamFailure({ error, provider: this.s.plan.candidate.provider.id }, false);
     const settled = this.finish(api.status, error.code, error);
-    if (settled) this.end({ type: "failed", error: api.body().error, routing: settled.routing });
+    // A native stream's own error event is relayed as the provider wrote it.
+    if (settled) this.end({ type: "failed", error: api.body().error, routing: settled.routing, native: error.native?.body });
   }
 
   /** Records, measures and settles the attempt — exactly once, whichever of end, failure or cancellation comes first. */

@@ -9,6 +9,7 @@ import { ExtensionsField, GatewayField, type Gateway } from "./gateway-schema";
 import type { ChatRequest, Warning } from "../providers/types";
 import type { InferenceDeps } from "./context";
 import { callContext, runCall, type CallOutput } from "./call";
+import type { NativeCall } from "./prepare";
 
 export interface InferenceRouteDeps {
   inference: InferenceDeps;
@@ -25,6 +26,8 @@ export interface TranslatedCall {
   stream: boolean;
   /** The route's own schema already validated gateway and extensions (chat completions). */
   validated?: boolean;
+  /** The body in its own dialect, for the routes that speak it. */
+  native?: NativeCall;
 }
 
 /** A body parsed by its interface's own schema and translated to chat → the call (responses, messages). */
@@ -82,7 +85,7 @@ export async function runInterfaceCall(
   const out = await runCall(
     d.inference,
     ctx,
-    { request: req, gateway, extensions, warnings: t.warnings },
+    { request: req, gateway, extensions, warnings: t.warnings, native: t.native },
     endpoint === "messages" ? "chat_completions" : endpoint,
     t.stream,
   );
@@ -104,6 +107,13 @@ export function jsonReply(set: { headers: Record<string, unknown> }, headers: Re
   Object.assign(set.headers, headers);
   set.headers["content-type"] = "application/json";
   return JSON.stringify(body);
+}
+
+/** A JSON answer already in text (a native answer): sent as it is. */
+export function textReply(set: { headers: Record<string, unknown> }, headers: Record<string, string>, text: string): string {
+  Object.assign(set.headers, headers);
+  set.headers["content-type"] = "application/json";
+  return text;
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" };

@@ -21,7 +21,8 @@ export function routingMetadata(
     model_canonical: plan.candidate.model.id,
     routing_strategy: prepared.strategy,
     cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
-    warnings: prepared.warnings.length ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
+    // The translation's warnings are not about a body that went as it was sent.
+    warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
     attempts: log,
   };
   if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);
@@ -38,7 +39,18 @@ export function upstreamFailure(last: { error: UpstreamError; provider: string }
     return new ApiError("no_provider_available", "No provider can serve this request right now (circuits open or no route available).");
   }
   const { error, provider } = last;
+  // A native attempt's own answer goes back as the provider wrote it, but for the gateway's credential
+  // being refused (401/403: the client's key is fine, and telling it otherwise would make it sign in again).
+  const native = error.native && error.code !== "auth_failed" && error.native.status >= 400 ? error.native : undefined;
+  if (native) {
+    const retryAfterSeconds = error.retryAfterMs !== undefined ? error.retryAfterMs / 1000 : undefined;
+    return new ApiError(nativeCode(error), error.message, { provider, native, retryAfterSeconds });
+  }
   if (error.code === "invalid_request") return new ApiError("invalid_request", error.message, { provider });
   if (error.code === "provider_timeout") return new ApiError("provider_timeout", error.message, { provider });
   return new ApiError("provider_error", error.message, { provider });
+}
+
+function nativeCode(error: UpstreamError): "invalid_request" | "provider_timeout" | "provider_error" {
+  return error.code === "invalid_request" ? "invalid_request" : error.code === "provider_timeout" ? "provider_timeout" : "provider_error";
 }

@@ -5,7 +5,8 @@ import { ApiError } from "../http/errors";
 import { parseModelSuffix } from "../routing/model-suffix";
 import { planRoute } from "../routing/candidates";
 import type { Candidate, Optimize, RequestRouting } from "../routing/types";
-import type { ChatRequest, Warning } from "../providers/types";
+import type { ChatRequest, NativeRequest, Warning } from "../providers/types";
+import { nativeAdapterFor } from "../providers/registry";
 import type { Gateway } from "./gateway-schema";
 import type { CallContext, InferenceDeps } from "./context";
 
@@ -16,8 +17,10 @@ export interface Prepared {
   candidates: Candidate[];
   strategy: Optimize;
   extensions: Record<string, Record<string, unknown>>;
-  /** What the interface's translation dropped (reported in routing_metadata.warnings). */
+  /** What the interface's translation dropped (reported in routing_metadata.warnings of translated attempts). */
   warnings: Warning[];
+  /** The client's body in its own dialect: sent as it is to the routes that speak it (native.ts). */
+  native?: NativeRequest;
 }
 
 export interface IncomingCall {
@@ -26,6 +29,14 @@ export interface IncomingCall {
   gateway?: Gateway;
   extensions?: Record<string, Record<string, unknown>>;
   warnings?: Warning[];
+  native?: NativeCall;
+}
+
+/** A call in a dialect some routes speak natively; `untranslatable` when it cannot go to the others. */
+export interface NativeCall {
+  request: NativeRequest;
+  /** Why the body cannot be translated (today's validation error): only native routes may serve it. */
+  untranslatable?: ApiError;
 }
 
 function resolveModels(deps: InferenceDeps, ids: string[], paramBase: string): { models: ModelEntry[]; optimize?: Optimize } {
@@ -76,14 +87,22 @@ export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: Incomin
         })
       : new ApiError("no_provider_available", plan.message);
   }
+  const native = call.native;
+  let candidates = plan.candidates;
+  if (native?.untranslatable) {
+    // Only the routes that speak the client's dialect can take a body the translation refuses.
+    candidates = candidates.filter((c) => nativeAdapterFor(c.provider, c.route, native.request.wire) !== null);
+    if (candidates.length === 0) throw native.untranslatable;
+  }
   return {
     // The body is copied only when the model field changes (gateway.models chose it).
     request: (call.request.model === ids[0] ? call.request : { ...call.request, model: ids[0]! }) as ChatRequest,
     requestedModel: ids[0]!,
-    candidates: plan.candidates,
+    candidates,
     strategy: plan.strategy,
     extensions: call.extensions ?? {},
     warnings: call.warnings ?? [],
+    native: native?.request,
   };
 }
 

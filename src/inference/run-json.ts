@@ -57,9 +57,9 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
         startedAt,
       ),
     );
-    return {
-      ok: true,
-      value: { result, routing: routingMetadata(prepared, plan, cost, log, { throughputTps }), apiKeySource: plan.apiKeySource },
-    };
+    const routing = routingMetadata(prepared, plan, cost, log, { throughputTps });
+    const value: PipelineResult = { result, routing, apiKeySource: plan.apiKeySource };
+    if (plan.native) value.nativeText = out.text!;
+    return { ok: true, value };
   });
 }

@@ -1,7 +1,7 @@
 // Streaming calls. Before the first content event reaches the client an attempt may still fail over to
 // the next candidate (the shared loop in attempt-loop.ts); after it, the committed stream
 // (committed-stream.ts) serves the client, and a failure ends the stream with a `failed` event instead.
-import type { UpstreamError, Usage } from "../providers/types";
+import type { RawEvent, UpstreamError, Usage } from "../providers/types";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { send, transportError, type AttemptPlan } from "./attempt";
@@ -33,7 +33,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
   let usage: Usage | null = null;
   // Role-only deltas (Anthropic's message_start) are not content: an error right after them may still
   // fail over, and TTFT counts to the first real token.
-  const early: Delta[] = [];
+  const early: (Delta | RawEvent)[] = [];
   const fail = (error: UpstreamError): Opened => {
     events.cancel();
     return { ok: false, error, cancelled: ctx.signal.aborted, latencyMs: performance.now() - t0 };
@@ -80,7 +80,9 @@ export function runStream(
   });
 }
 
-function isRoleOnly(ev: Delta): boolean {
+/** Not the answer yet: a role-only delta, or a native event before the content (message_start, response.created). */
+function isRoleOnly(ev: Delta | RawEvent): boolean {
+  if (ev.type === "raw") return !ev.content;
   const d = ev.delta;
   return ev.finishReason === null && !d.content && !d.tool_calls?.length && !d.refusal;
 }

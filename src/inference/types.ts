@@ -1,6 +1,6 @@
 // What the request pipeline hands to each interface's renderer (chat, responses, messages), streaming
 // or not. Renderers are pure: they turn these into their wire format.
-import type { ChatResult, DeltaEvent, Usage, Warning } from "../providers/types";
+import type { ChatResult, DeltaEvent, RawEvent, Usage, Warning } from "../providers/types";
 import type { ErrorBody } from "../http/errors";
 
 export interface AttemptSummary {
@@ -28,14 +28,17 @@ export interface PipelineResult {
   routing: RoutingMetadata;
   /** Which credential served the final attempt (platform calls are charged credits). */
   apiKeySource: "platform" | "byok";
+  /** A native attempt's answer as the provider wrote it (JSON text): the client gets it with routing_metadata added. */
+  nativeText?: string;
 }
 
 /**
- * The stream a renderer consumes: provider deltas as they arrive, then exactly one terminal event.
+ * The stream a renderer consumes: provider deltas (or a native stream's own events) as they arrive, then exactly one terminal event.
  * `done` carries the final usage and routing metadata; `failed` an error (after the first byte, when
  * no fallback is possible any more).
  */
 export type PipelineEvent =
   | DeltaEvent
+  | RawEvent
   | { type: "done"; usage: Usage; routing: RoutingMetadata }
-  | { type: "failed"; error: ErrorBody["error"]; routing?: RoutingMetadata };
+  | { type: "failed"; error: ErrorBody["error"]; routing?: RoutingMetadata; native?: string };

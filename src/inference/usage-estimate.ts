@@ -33,6 +33,12 @@ export class OutputCount {
     this.chars += bytes - count * PLAIN_CHOICE_OVERHEAD;
   }
 
+  /** A native content event carrying about `chars` characters of output. */
+  addRaw(chars: number): void {
+    this.deltas++;
+    this.chars += chars;
+  }
+
   tokens(): number {
     return Math.max(this.deltas, Math.ceil(this.chars / CHARS_PER_TOKEN));
   }

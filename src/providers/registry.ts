@@ -1,11 +1,13 @@
 // Wire protocol name → adapter: the only place that branches on the adapter name. Vendors are rows
 // in the catalog that point at one of these.
 import type { AdapterName, ProviderEntry, RouteEntry } from "../catalog/types";
-import type { ProviderAdapter } from "./types";
+import type { NativeAdapter, NativeWire, ProviderAdapter } from "./types";
 import { anthropicAdapter } from "./anthropic/adapter";
 import { geminiAdapter } from "./gemini/adapter";
 import { openAICompatibleAdapter } from "./openai-compatible/adapter";
 import { openAIResponsesAdapter } from "./openai-responses/adapter";
+import { anthropicNativeAdapter } from "./anthropic/native";
+import { openAIResponsesNativeAdapter } from "./openai-responses/native";
 
 const ADAPTERS: Record<AdapterName, ProviderAdapter> = {
   openai: openAICompatibleAdapter,
@@ -29,4 +31,13 @@ export function adapterForRoute(provider: ProviderEntry, route: RouteEntry, inte
     if (interfaceEndpoint === "responses" && provider.supportsResponses) return openAIResponsesAdapter;
   }
   return adapterFor(provider.adapter);
+}
+
+/**
+ * The pass-through adapter when this route speaks the client's own dialect (`wire`): an Anthropic route
+ * for Messages, a route on the Responses API for Responses; null when the call must be translated.
+ */
+export function nativeAdapterFor(provider: ProviderEntry, route: RouteEntry, wire: NativeWire): NativeAdapter | null {
+  if (wire === "anthropic") return provider.adapter === "anthropic" ? anthropicNativeAdapter : null;
+  return adapterForRoute(provider, route, "responses") === openAIResponsesAdapter ? openAIResponsesNativeAdapter : null;
 }

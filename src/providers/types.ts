@@ -118,8 +118,25 @@ export type StreamEvent =
       /** `delta` as the chat wire's JSON text, when it came through unparsed (openai-compatible/plain-delta.ts). */
       deltaJson?: string;
     }
+  | RawEvent
   | { type: "usage"; usage: Usage }
   | { type: "error"; error: UpstreamError };
+
+/**
+ * One upstream SSE event of a native pass-through (the client speaks the route's own wire): written to
+ * the client as it came. `content` marks the events that are the answer itself (the stream commits at
+ * the first, and TTFT counts to it); `chars`, the output it carries, is for the estimate when the usage
+ * never comes. The event that carries the final usage is `held` with its data parsed: the gateway adds
+ * `routing_metadata` to it (`at` the top of the data or inside its `response`) once the call settles,
+ * and writes it and everything after it then.
+ */
+export interface RawEvent {
+  type: "raw";
+  text: string;
+  content: boolean;
+  chars: number;
+  held?: { event: string; data: Record<string, unknown>; at: "top" | "response" };
+}
 
 /** One content delta of a stream (the event type every adapter emits most). */
 export type DeltaEvent = Extract<StreamEvent, { type: "delta" }>;
@@ -182,6 +199,11 @@ export interface UpstreamError {
   retryAfterMs?: number;
   /** A timeout of the attempt's whole duration (not connect, first byte or silence): not held against the route. */
   wholeAttempt?: boolean;
+  /**
+   * A native attempt's error as the provider wrote it (credential cut out): the HTTP body of a non-2xx
+   * answer, or the SSE event text of a mid-stream error. The client of that wire gets it as it is.
+   */
+  native?: { status: number; body: string };
 }
 
 export type CredentialCheck = { ok: true; detectedTier?: string } | { ok: false; kind: "invalid" | "unavailable"; message: string };
@@ -191,6 +213,26 @@ export interface BuiltRequest {
   headers: Record<string, string>;
   body: string;
   warnings: Warning[];
+}
+
+/**
+ * A request in a provider's own dialect, passed through (inference/native.ts): the client's body without
+ * the gateway's fields, and the client's headers the wire defines (anthropic-version, anthropic-beta,
+ * OpenAI-Beta).
+ */
+export interface NativeRequest {
+  wire: NativeWire;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** The dialects that pass through: Anthropic Messages, and OpenAI's Responses API. */
+export type NativeWire = "anthropic" | "responses";
+
+/** A wire adapter that also sends a client's native body as it is (stream events come back as RawEvents). */
+export interface NativeAdapter extends ProviderAdapter {
+  readonly wire: NativeWire;
+  buildNative(native: NativeRequest, target: UpstreamTarget, stream: boolean): BuiltRequest;
 }
 
 export interface ProviderAdapter {

@@ -64,6 +64,7 @@ class ChatSse implements Transformer<PipelineEvent, string>, PlainChoiceFramer {
   }
 
   transform(ev: PipelineEvent, c: Sink): void {
+    if (ev.type === "raw") return c.enqueue(ev.text); // a native event (no chat route sends them)
     if (ev.type === "delta") {
       if (!this.head) {
         this.id = ev.id;

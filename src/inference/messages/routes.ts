@@ -1,8 +1,11 @@
-// POST /v1/messages: the Anthropic Messages interface over the same pipeline. Authenticates with
+// POST /v1/messages: the Anthropic Messages interface over the same pipeline, passed through as sent to
+// Anthropic routes (native.ts) and translated for the others. Authenticates with
 // x-api-key or Bearer; its errors use Anthropic's shape (rendered by the edge, see app.ts).
 // Served from Bun's route table (http/hot-routes.ts), registered with Elysia for the OpenAPI document.
 import { inferencePost, type RouteHandler } from "../../http/hot-routes";
-import { jsonReply, runInterfaceCall, streamReply, translatedCall, type InferenceRouteDeps } from "../interface-call";
+import { jsonReply, runInterfaceCall, streamReply, textReply, translatedCall, type InferenceRouteDeps } from "../interface-call";
+import { nativeCall, withRoutingText } from "../native";
+import { nativeStreamEncoder } from "../native-stream";
 import { validationApiError } from "../responses/validation-error";
 import { parseMessagesRequest } from "./schema";
 import { messagesToChat } from "./to-chat";
@@ -23,17 +26,21 @@ function messagesHandler(d: InferenceRouteDeps): RouteHandler {
       d,
       request,
       "messages",
-      () => {
-        const parsed = parseMessagesRequest(body);
-        if (!parsed.ok) throw validationApiError(parsed.error);
-        return translatedCall(parsed.body, messagesToChat(parsed.body));
-      },
+      () =>
+        nativeCall("anthropic", request, body, (b) => {
+          const parsed = parseMessagesRequest(b);
+          if (!parsed.ok) throw validationApiError(parsed.error);
+          return translatedCall(parsed.body, messagesToChat(parsed.body));
+        }),
       { allowXApiKey: true },
     );
     if (out.kind === "json") {
+      const { nativeText, routing } = out.result;
+      if (nativeText !== undefined) return textReply(set, headers, withRoutingText(nativeText, routing));
       return jsonReply(set, headers, renderMessage(out.result));
     }
-    const bytes = out.open(messagesStreamTransformer({ model }), d.inference.keepAliveMs);
+    const encoder = nativeStreamEncoder("anthropic", () => messagesStreamTransformer({ model }));
+    const bytes = out.open(encoder, d.inference.keepAliveMs);
     return streamReply(set, headers, bytes);
   };
 }

@@ -114,6 +114,7 @@ export function messagesStreamTransformer(options: MessagesStreamOptions = {}): 
     },
     transform(event, c) {
       if (state.terminated) return;
+      if (event.type === "raw") return c.enqueue(event.text); // native events: native-stream.ts writes them
       if (event.type === "delta") return onDelta(state, c, event);
       if (event.type === "failed") return fail(state, c, event.error.code, event.error.message);
       ensureStarted(state, c);

@@ -188,6 +188,7 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
     },
     transform(event, c) {
       if (state.terminated) return;
+      if (event.type === "raw") return c.enqueue(event.text); // native events: native-stream.ts writes them
       if (event.type === "delta") return onDelta(state, c, event);
       if (event.type === "failed") return fail(state, c, echo, { code: event.error.code, message: event.error.message }, event.routing);
       const { status, incomplete_details } = finishStatus(state.finish);

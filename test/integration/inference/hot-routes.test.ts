@@ -37,7 +37,12 @@ describe("a hot route answers as the Elysia route it stands in front of", () => 
     ["chat: malformed JSON", "/v1/chat/completions", '{"model": "acme/chat", "messages": ['],
     ["chat: an unknown model", "/v1/chat/completions", JSON.stringify({ model: "acme/nothing", messages: msgs })],
     ["responses: a missing input", "/v1/responses", JSON.stringify({ model: "acme/chat" })],
-    ["messages: a missing max_tokens (Anthropic's error shape)", "/v1/messages", JSON.stringify({ model: "acme/chat", messages: msgs })],
+    // acme/openai-only has no Anthropic route: the gateway's translation validates the body.
+    [
+      "messages: a missing max_tokens (Anthropic's error shape)",
+      "/v1/messages",
+      JSON.stringify({ model: "acme/openai-only", messages: msgs }),
+    ],
     ["messages: malformed JSON (Anthropic's error shape)", "/v1/messages", "{"],
   ];
   for (const [name, path, body] of cases) {

@@ -179,7 +179,8 @@ describe("/v1/messages with the official @anthropic-ai/sdk", () => {
     const r = await fetch(`${g.s.url}/v1/messages`, {
       method: "POST",
       headers: { "x-api-key": g.s.adminKey, "content-type": "application/json", "anthropic-version": "2023-06-01" },
-      body: JSON.stringify({ model: "acme/chat", messages: [{ role: "user", content: "x" }] }),
+      // A model with no Anthropic route: the translation's own validation answers (an Anthropic route would judge it itself).
+      body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "x" }] }),
     });
     expect(r.status).toBe(400);
     expect(r.headers.get("x-request-id")).toBeTruthy();

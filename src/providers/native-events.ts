@@ -1,0 +1,51 @@
+// What the native wires share (anthropic/native.ts, openai-responses/native.ts): an SSE event written
+// back as SSE text, the request body a pass-through sends, and the provider's error kept as it wrote it.
+import type { SseEvent } from "./sse-decode";
+import type { NativeRequest, RawEvent, UpstreamError, UpstreamTarget } from "./types";
+import { mergeExtensions } from "./extensions";
+import { withoutCredential } from "./upstream-errors";
+
+/** An SSE event as text: the same event name, id and data lines the upstream wrote (comments are not kept). */
+export function sseText(e: SseEvent): string {
+  let out = e.event ? `event: ${e.event}\n` : "";
+  if (e.id !== undefined) out += `id: ${e.id}\n`;
+  // A multi-line data field comes back as the lines it was sent in.
+  out += e.data.includes("\n") ? `data: ${e.data.split("\n").join("\ndata: ")}\n\n` : `data: ${e.data}\n\n`;
+  return out;
+}
+
+export function rawEvent(e: SseEvent, content: boolean, chars = 0): RawEvent {
+  return { type: "raw", text: sseText(e), content, chars };
+}
+
+/**
+ * The event's type: its `event:` name, else the data's leading `"type"` (a server that writes no event
+ * lines), read from the text without parsing it.
+ */
+export function eventType(e: SseEvent): string {
+  if (e.event) return e.event;
+  const m = /^\{\s*"type"\s*:\s*"([^"]+)"/.exec(e.data);
+  return m ? m[1]! : "";
+}
+
+/**
+ * The body a pass-through sends: the client's, with the model replaced by the route's and the provider's
+ * `extensions` merged in. `stream` is set only when the call streams (a client's `false` stays as sent).
+ */
+export function nativeBody(native: NativeRequest, target: UpstreamTarget, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...native.body, model: target.providerModelId };
+  if (stream) body.stream = true;
+  mergeExtensions(body, target.extensions);
+  return body;
+}
+
+/** The provider's own error answer kept on the classified error, with the attempt's credential cut out. */
+export function withNative(error: UpstreamError, status: number, body: string, credential: string | null | undefined): UpstreamError {
+  error.native = { status, body: withoutCredential(body, credential) };
+  return error;
+}
+
+/** Characters of output a content event carries, for the estimate: its data less the event's own JSON. */
+export function contentChars(data: string, overhead: number): number {
+  return Math.max(1, data.length - overhead);
+}
