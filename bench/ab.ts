@@ -7,8 +7,12 @@
 //   bun bench/ab.ts --load stream --concurrency 8 --rounds 6 --a SWITCHYARD_HEAP_LIMIT_MB=0
 //   bun bench/ab.ts --a-root /tmp/old-checkout          (a `git worktree` of another commit, with its
 //                                                        node_modules; B is this checkout)
+//   bun bench/ab.ts --load messages-stream --together --a-root /tmp/translating   (a dialect's stream:
+//                                                        the translating path against the native one)
 //
-// --load json|stream (default json), --concurrency (32 / 8), --per-round (10,000 requests / 25 streams
+// --load json|stream|messages-stream|responses-stream (default json; stream is chat completions, the
+// other two the same answer as Anthropic Messages to an anthropic route and as OpenAI Responses to a
+// Responses-API route, bench/stream-kinds.ts), --concurrency (32 / 8), --per-round (10,000 requests / 25 streams
 // per connection), --rounds (6), --a / --b KEY=VALUE[,KEY=VALUE…], --a-root / --b-root DIR,
 // --a-binary / --b-binary PATH: run a compiled executable (`bun run build`) instead of the source.
 // --processes N (3): gateways per side. One gateway process varies ±10 % with its own JIT and heap luck
@@ -32,7 +36,8 @@ import { parseArgs } from "node:util";
 import { runJson, runStreams, warmUp, WARMUP, type Target } from "./load";
 import { cpuMicrosBetween, cpuSample, envList, machineTicks, memory, pinSelf, stealPercent } from "./procs";
 import { median } from "./report";
-import { adminKey, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
+import type { StreamKind } from "./stream-kinds";
+import { adminKey, kindTarget, startGateway, startMinimal, startMock, writeConfig, type Upstream } from "./targets";
 
 const { values: o } = parseArgs({
   args: Bun.argv.slice(2),
@@ -55,8 +60,16 @@ const { values: o } = parseArgs({
   },
 });
 
-const streaming = o.load === "stream";
-if (!streaming && o.load !== "json") throw new Error(`--load must be json or stream, got ${o.load}`);
+const LOADS: Record<string, StreamKind | null> = {
+  json: null,
+  stream: "chat",
+  "messages-stream": "messages",
+  "responses-stream": "responses",
+};
+if (!(o.load in LOADS)) throw new Error(`--load must be one of ${Object.keys(LOADS).join(", ")}, got ${o.load}`);
+/** The stream kind of a stream load; null for the JSON load. */
+const kind = LOADS[o.load]!;
+const streaming = kind !== null;
 const concurrency = Number(o.concurrency ?? (streaming ? 8 : 32));
 const perRound = Number(o["per-round"] ?? (streaming ? concurrency * 25 : 10_000));
 const rounds = Number(o.rounds);
@@ -102,20 +115,21 @@ async function main(): Promise<void> {
       }
       gateways.push(list);
     }
-    const headers = { "content-type": "application/json", authorization: `Bearer ${g.adminKey}` };
-    const target = (u: Upstream): Target => ({
-      name: o.minimal ? "proxy" : "switchyard",
-      url: `${u.url}/v1/chat/completions`,
-      headers,
-      pid: u.child.pid,
-      expectRouting: !o.minimal,
-    });
+    // The measured load's target; a stream load's gateways are warmed up under its kind too.
+    const target = (u: Upstream, k: StreamKind = kind ?? "chat"): Target =>
+      o.minimal ? kindTarget("proxy", u.url, u.child.pid, null, k) : kindTarget("switchyard", u.url, u.child.pid, g.adminKey, k);
     // Interleaved A0 B0 A1 B1 …: neighbours in the order are from different sides.
-    const all: { side: 0 | 1; k: number; t: Target }[] = [];
-    for (let k = 0; k < processes; k++) for (const side of [0, 1] as const) all.push({ side, k, t: target(gateways[side]![k]!) });
+    const all: { side: 0 | 1; k: number; u: Upstream; t: Target }[] = [];
+    for (let k = 0; k < processes; k++)
+      for (const side of [0, 1] as const) {
+        const u = gateways[side]![k]!;
+        all.push({ side, k, u, t: target(u) });
+      }
     process.stderr.write(`[ab] warming up ${all.length} gateways…\n`);
-    for (const { t } of all) {
-      await warmUp(t, { requests: warmup, streams: warmupStreams });
+    for (const { u } of all) {
+      // JSON and chat streams as ever; a dialect's load adds its own streams at the same time (WARMUP, load.ts).
+      const chat = target(u, "chat");
+      await warmUp(chat, { requests: warmup, streams: warmupStreams }, kind && kind !== "chat" ? [chat, target(u, kind)] : [chat]);
     }
     const cpu = all.map(() => [] as number[]);
     const unit = streaming ? "stream" : "request";

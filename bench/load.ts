@@ -1,13 +1,16 @@
 // The load generator: a small Bun client, keep-alive connections (fetch's pool), a fixed number of
 // workers each issuing requests back to back until a bounded total is reached.
-import { JSON_TEXT, STREAM_CHUNKS, STREAM_TEXT } from "./mock-upstream";
+import { JSON_TEXT } from "./mock-upstream";
+import { CHAT_MESSAGES, KINDS, type StreamKind } from "./stream-kinds";
 
 export type TargetName = "direct" | "proxy" | "minimal" | "switchyard";
 
 export interface Target {
   name: TargetName;
-  /** Full URL of POST /v1/chat/completions. */
+  /** Full URL of the kind's path (POST /v1/chat/completions for chat). */
   url: string;
+  /** Which stream runStreams sends and checks (stream-kinds.ts); chat when absent. */
+  kind?: StreamKind;
   headers: Record<string, string>;
   /** The process whose CPU is charged to the target; null for direct (no process in between). */
   pid: number | null;
@@ -15,19 +18,7 @@ export interface Target {
   expectRouting: boolean;
 }
 
-const messages = [
-  { role: "system", content: "You are a concise assistant. Answer in one short paragraph." },
-  { role: "user", content: "Summarise the benefits of a self-hosted model routing gateway for a small team in two sentences." },
-];
-const JSON_BODY = JSON.stringify({ model: "bench/chat", messages, max_tokens: 64, temperature: 0 });
-const STREAM_BODY = JSON.stringify({
-  model: "bench/chat",
-  messages,
-  max_tokens: 64,
-  temperature: 0,
-  stream: true,
-  stream_options: { include_usage: true },
-});
+const JSON_BODY = JSON.stringify({ model: "bench/chat", messages: CHAT_MESSAGES, max_tokens: 64, temperature: 0 });
 
 export interface JsonRun {
   count: number;
@@ -86,48 +77,17 @@ export interface StreamRun {
   total: number[];
 }
 
-/** Why a stream is not complete, or null: content, usage chunk, routing_metadata chunk, [DONE] last. */
-export function checkStream(text: string, expectRouting: boolean): string | null {
-  let content = "";
-  let usage = false;
-  let routing = false;
-  let done = false;
-  for (const event of text.split("\n\n")) {
-    if (!event.startsWith("data: ")) continue;
-    if (done) return "data after [DONE]";
-    const data = event.slice(6);
-    if (data === "[DONE]") {
-      done = true;
-      continue;
-    }
-    const obj = JSON.parse(data) as {
-      error?: unknown;
-      usage?: { completion_tokens?: number } | null;
-      routing_metadata?: unknown;
-      choices?: { delta?: { content?: string | null } }[];
-    };
-    if (obj.error) return `in-band error: ${JSON.stringify(obj.error)}`;
-    if (obj.usage && obj.usage.completion_tokens === STREAM_CHUNKS) usage = true;
-    if (obj.routing_metadata) routing = true;
-    content += obj.choices?.[0]?.delta?.content ?? "";
-  }
-  if (content !== STREAM_TEXT) return `content mismatch: ${JSON.stringify(content.slice(0, 80))}`;
-  if (!usage) return "no usage chunk";
-  if (expectRouting && !routing) return "no routing_metadata chunk";
-  if (!done) return "no [DONE]";
-  return null;
-}
-
 export async function runStreams(t: Target, total: number, concurrency: number): Promise<StreamRun> {
   const run: StreamRun = { count: 0, complete: 0, wallMs: 0, ttfb: [], total: [] };
   const decoder = new TextDecoder();
+  const kind = KINDS[t.kind ?? "chat"];
   run.wallMs = await workers(concurrency, total, async () => {
     const t0 = performance.now();
     let first = -1;
     let text = "";
     let why: string | null;
     try {
-      const res = await fetch(t.url, { method: "POST", headers: t.headers, body: STREAM_BODY });
+      const res = await fetch(t.url, { method: "POST", headers: t.headers, body: kind.body });
       if (res.status !== 200 || !res.body) {
         why = `HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`;
       } else {
@@ -138,7 +98,7 @@ export async function runStreams(t: Target, total: number, concurrency: number):
           if (first < 0 && s.includes("data:")) first = performance.now() - t0;
           text += s;
         }
-        why = checkStream(text, t.expectRouting);
+        why = kind.check(text, t.expectRouting);
       }
     } catch (err) {
       why = String(err);
@@ -167,13 +127,19 @@ export async function runStreams(t: Target, total: number, concurrency: number):
  * head, the stream's end) were FTL-compiled for the JSON load, thrown away once streams changed their
  * types, and compiled again only in the measured stream rounds (~140 ms of compiling in a 4,000-stream
  * window after the whole warm-up, `bench/threads.ts`, 2026-11-27; one such round read ~1.5× its
- * neighbours). Together: none in that window.
+ * neighbours). Together: none in that window. Where the bench also measures the Messages and Responses
+ * streams, each of them gets its own `streams` at the same time, for the same reason.
  */
 export const WARMUP = { requests: 30_000, streams: 14_336 };
 
-/** Runs the warm-up load; a failure (wrong config, broken target) is thrown, not measured. */
-export async function warmUp(t: Target, w: { requests: number; streams: number } = WARMUP): Promise<void> {
-  const [json, s] = await Promise.all([runJson(t, w.requests, 32), runStreams(t, w.streams, 128)]);
-  if (json.firstError) throw new Error(`${t.name} warm-up failed: ${json.firstError}`);
-  if (s.firstFailure) throw new Error(`${t.name} warm-up stream failed: ${s.firstFailure}`);
+/**
+ * Runs the warm-up load: JSON requests to `t`, streams to each of `streamTargets` (the same process under
+ * each stream kind's URL), all at once. A failure (wrong config, broken target) is thrown, not measured.
+ */
+export async function warmUp(t: Target, w: { requests: number; streams: number } = WARMUP, streamTargets: Target[] = [t]): Promise<void> {
+  const [json, ...streams] = await Promise.all([runJson(t, w.requests, 32), ...streamTargets.map((s) => runStreams(s, w.streams, 128))]);
+  if (json!.firstError) throw new Error(`${t.name} warm-up failed: ${json!.firstError}`);
+  streams.forEach((s, i) => {
+    if (s.firstFailure) throw new Error(`${t.name} warm-up ${streamTargets[i]!.kind ?? "chat"} stream failed: ${s.firstFailure}`);
+  });
 }

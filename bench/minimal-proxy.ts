@@ -1,9 +1,10 @@
 // The cheapest JS proxy that does what a gateway must on every stream: it parses the request, reads the
 // upstream SSE body chunk by chunk, parses every event's JSON and re-serialises it (with one field
-// changed) into a "direct" response stream. `bench/floor.ts` runs it beside the bare proxy and Switchyard
-// to show what reading each event in JavaScript costs before any gateway work (keys, routing, limits,
-// metering, records). Env: PORT (0 = any), UPSTREAM, CLIENT = fetch | sockets (Switchyard's own HTTP/1.1
-// client, src/platform/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
+// changed) into a "direct" response stream, in any of the bench's dialects (the event's name kept).
+// `bench/floor.ts` runs it beside the bare proxy and Switchyard to show what reading each event in
+// JavaScript costs before any gateway work (keys, routing, limits, metering, records).
+// Env: PORT (0 = any), UPSTREAM, CLIENT = fetch | sockets (Switchyard's own HTTP/1.1 client,
+// src/platform/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
 // what a fixed amount of JS per request costs the whole process on each client), RAW=1: each network read
 // of the body is written on as it came, no event read (floor.ts --raw: the floor of any proxy that
 // handles a stream's chunks in JavaScript at all). Prints {"port":N}.
@@ -46,7 +47,8 @@ const server = Bun.serve({
             if (e.data === "[DONE]") return void sink.write("data: [DONE]\n\n");
             const chunk = JSON.parse(e.data) as { model: string };
             chunk.model = `minimal/${chunk.model}`;
-            sink.write(`data: ${JSON.stringify(chunk)}\n\n`);
+            // Messages and Responses events are named (`event:`); chat chunks are not.
+            sink.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(chunk)}\n\n`);
           },
         });
         for (let r = await reader.read(); !r.done; r = await reader.read()) parser.feed(decoder.decode(r.value, STREAMING));

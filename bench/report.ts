@@ -1,5 +1,6 @@
 // Benchmark results: the JSON shape written to bench/results/, and the one markdown table.
 import type { TargetName } from "./load";
+import { KINDS, type StreamKind } from "./stream-kinds";
 
 export interface Machine {
   nproc: number;
@@ -48,7 +49,8 @@ export interface Results {
   settings: Record<string, number | string>;
   /** Each load's rows, with the steal while that load's rounds ran (Machine.stealPercent, per load). */
   json: { concurrency: number; targets: Record<TargetName, JsonTargetResult>; stealPercent?: number | null }[];
-  streams: { concurrency: number; targets: Record<TargetName, StreamTargetResult>; stealPercent?: number | null }[];
+  /** Stream loads in the table's order; `kind` is the client's dialect (stream-kinds.ts), chat when absent. */
+  streams: { concurrency: number; kind?: StreamKind; targets: Record<TargetName, StreamTargetResult>; stealPercent?: number | null }[];
   memory: { idleMb: number; lifetimePeakMb: number; peak128Mb: number; afterLoadMb: number; afterEachRoundMb: number[] };
   startup: { buildMs: number; freshDbMs: number[]; existingDbMs: number[] };
   recordWriter: { records: number; complete: boolean; recordsPerSecond: number; recordsPerCpuSecond: number } | null;
@@ -87,9 +89,12 @@ export function renderTable(r: Results): string {
   // One cell per target column, "—" where the figure does not apply (direct has no process between).
   const each = <T>(t: Record<TargetName, T>, f: (x: T, name: TargetName) => string) =>
     COLUMNS.map((n) => (t[n] === undefined ? "—" : f(t[n], n)));
+  const spread = (t: Record<TargetName, { cpuUsPerRound: number[] }>, steal?: number | null) =>
+    `${roundSpread(t.switchyard.cpuUsPerRound, t.proxy.cpuUsPerRound)}${steal == null ? "" : `; steal ${steal.toFixed(1)} %`}`;
+  const minimalRatio = (t: Record<TargetName, { cpuUs: number | null }>) =>
+    `minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
   const cpuRatio = (t: Record<TargetName, { cpuUs: number | null; cpuUsPerRound: number[] }>, steal?: number | null) =>
-    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×${roundSpread(t.switchyard.cpuUsPerRound, t.proxy.cpuUsPerRound)}` +
-    `${steal == null ? "" : `; steal ${steal.toFixed(1)} %`}); minimal JS proxy ${ratio(t.minimal?.cpuUs ?? null, t.proxy.cpuUs)}`;
+    `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ 1.5×${spread(t, steal)}); ${minimalRatio(t)}`;
   for (const { concurrency: c, targets: t, stealPercent: steal } of r.json) {
     const d = t.direct;
     rows.push([`non-streaming, ${c} connections: requests/s`, ...each(t, (x) => int(x.rps)), ""]);
@@ -102,17 +107,23 @@ export function renderTable(r: Results): string {
     rows.push([`… **CPU µs / request**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t, steal)]);
     if (COLUMNS.some((n) => t[n]?.errors)) rows.push([`… errors`, ...each(t, (x) => int(x.errors)), ""]);
   }
-  for (const { concurrency: c, targets: t, stealPercent: steal } of r.streams) {
+  const chatAt = new Map(r.streams.filter((s) => (s.kind ?? "chat") === "chat").map((s) => [s.concurrency, s.targets]));
+  for (const { concurrency: c, kind = "chat", targets: t, stealPercent: steal } of r.streams) {
     const d = t.direct;
-    rows.push([`streaming, ${c} streams: TTFB p50 / p99 (ms)`, ...each(t, (x) => pair(x.ttfbP50, x.ttfbP99)), ""]);
+    const chat = kind === "chat" ? undefined : chatAt.get(c);
+    // Another dialect's target is the chat stream's ratio at the same concurrency, in the same run.
+    const kindRatio = chat
+      ? `**${ratio(t.switchyard.cpuUs, t.proxy.cpuUs)}** (≤ chat's ${ratio(chat.switchyard.cpuUs, chat.proxy.cpuUs)}${spread(t, steal)}); ${minimalRatio(t)}`
+      : cpuRatio(t, steal);
+    rows.push([`${KINDS[kind].label}, ${c} streams: TTFB p50 / p99 (ms)`, ...each(t, (x) => pair(x.ttfbP50, x.ttfbP99)), ""]);
     rows.push([
       `… TTFB added over direct p50 / p99 (ms)`,
       ...each(t, (x, n) => (n === "direct" ? "—" : `${signed(x.ttfbP50 - d.ttfbP50)} / ${signed(x.ttfbP99 - d.ttfbP99)}`)),
-      `${signed(t.switchyard.ttfbP50 - t.proxy.ttfbP50)} ms p50 over bare${c === 32 ? " (≤ 1 ms)" : ""}`,
+      `${signed(t.switchyard.ttfbP50 - t.proxy.ttfbP50)} ms p50 over bare${c === 32 && kind === "chat" ? " (≤ 1 ms)" : ""}`,
     ]);
     rows.push([`… total stream time p50 / p99 (ms)`, ...each(t, (x) => pair(x.totalP50, x.totalP99)), ""]);
     rows.push([`… complete streams`, ...each(t, (x) => `${x.complete}/${x.streams}`), ""]);
-    rows.push([`… **CPU µs / stream**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), cpuRatio(t, steal)]);
+    rows.push([`… **CPU µs / stream**`, ...each(t, (x) => int(x.cpuUs ?? NaN)), kindRatio]);
   }
   const m = r.memory;
   rows.push([
@@ -168,6 +179,7 @@ export function renderMarkdown(r: Results): string {
     `Run: ${r.mode}, ${r.date}. Mock upstream: streams of ${s.streamChunks} chunks, TTFT ${s.ttftMs} ms, ${s.gapMs} ms between chunks. ` +
       `${s.rounds} alternating rounds per load (${s.streamRounds ?? s.rounds} at 8 / 32 / 128 streams; order rotated each round), each load after a lead-in round of every target that is not counted; CPU of the proxy process (its threads' run time from /proc/<pid>/task/*/schedstat, in ns; utime+stime ticks when a thread ended), summed over the rounds. ` +
       `Switchyard runs as the compiled binary (dist/switchyard), SQLite, request records, metering and rate limits on, two providers for the model. ` +
+      `"streaming" rows are chat completions streams to an OpenAI-protocol route; "Messages stream → anthropic" rows are POST /v1/messages streams to an Anthropic route, "Responses stream → responses" rows POST /v1/responses streams to a route served on the Responses API: the mock answers each in its own dialect's events with the same tokens, pace and usage. ` +
       `The minimal JS proxy (bench/minimal-proxy.ts, on Switchyard's socket client) is a reference, not a target: it parses every SSE event and re-serialises it and does nothing else, the floor a gateway that reads each chunk in JavaScript starts from.`,
     ...(s.gatewayEnv ? [`Experiment: the gateway ran with ${s.gatewayEnv} in its environment.`] : []),
     "",

@@ -1,5 +1,6 @@
 // `bun run bench`: direct → bare proxy → minimal JS proxy (a reference) → Switchyard under the same load,
-// alternating rounds, one table.
+// alternating rounds, one table. Streams come in three dialects (stream-kinds.ts): chat completions, and
+// beside each chat row the same answer as Anthropic Messages and as OpenAI Responses events.
 // Writes bench/results/latest.{md,json} and the README's Benchmark section (--quick: quick.{md,json},
 // README untouched). KEY=VALUE arguments go to the gateway's environment, for an experiment: the run's
 // settings name them, and a full run writes experiment.{md,json}, leaving latest.* and the README alone.
@@ -7,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { runStreams, warmUp, type Target, type TargetName } from "./load";
+import { runStreams, warmUp, WARMUP, type Target, type TargetName } from "./load";
 import { STREAM_CHUNKS } from "./mock-upstream";
 import {
   CLK_TCK,
@@ -25,7 +26,19 @@ import {
 } from "./procs";
 import { median, renderMarkdown, updateReadme, type Results } from "./report";
 import { NAMES, measureJson, measureStreams, withSteal } from "./rounds";
-import { ROOT, adminKey, buildBinary, startBareProxy, startGateway, startMinimal, startMock, timeToReady, writeConfig } from "./targets";
+import { STREAM_KINDS, type StreamKind } from "./stream-kinds";
+import {
+  ROOT,
+  adminKey,
+  buildBinary,
+  kindTarget,
+  startBareProxy,
+  startGateway,
+  startMinimal,
+  startMock,
+  timeToReady,
+  writeConfig,
+} from "./targets";
 
 const quick = Bun.argv.includes("--quick");
 /** KEY=VALUE arguments: extra environment of the gateway (an experiment, never the README's table). */
@@ -129,22 +142,23 @@ async function main(): Promise<number> {
     // The reference column: the cheapest JS proxy that reads every event (floor.ts has it by thread).
     const minimal = await startMinimal(mock.url, "sockets");
     const gw = await startGateway(g, { binary: build.path, env: gatewayEnvArgs });
-    const path = "/v1/chat/completions";
-    const json = { "content-type": "application/json" };
-    const targets: Record<TargetName, Target> = {
-      direct: { name: "direct", url: mock.url + path, headers: json, pid: null, expectRouting: false },
-      proxy: { name: "proxy", url: proxy.url + path, headers: json, pid: proxy.child.pid, expectRouting: false },
-      minimal: { name: "minimal", url: minimal.url + path, headers: json, pid: minimal.child.pid, expectRouting: false },
-      switchyard: {
-        name: "switchyard",
-        url: gw.url + path,
-        headers: { ...json, authorization: `Bearer ${g.adminKey}` },
-        pid: gw.child.pid,
-        expectRouting: true,
-      },
-    };
+    // Each process under each stream kind's URL and headers; JSON requests go to the chat targets.
+    const targetsOf = (kind: StreamKind): Record<TargetName, Target> => ({
+      direct: kindTarget("direct", mock.url, null, null, kind),
+      proxy: kindTarget("proxy", proxy.url, proxy.child.pid, null, kind),
+      minimal: kindTarget("minimal", minimal.url, minimal.child.pid, null, kind),
+      switchyard: kindTarget("switchyard", gw.url, gw.child.pid, g.adminKey, kind),
+    });
+    const byKind = Object.fromEntries(STREAM_KINDS.map((k) => [k, targetsOf(k)])) as Record<StreamKind, Record<TargetName, Target>>;
+    const targets = byKind.chat;
     log("warming up…");
-    for (const name of NAMES) await warmUp(targets[name]); // WARMUP (load.ts): until the JIT has compiled
+    // WARMUP (load.ts): until the JIT has compiled, every stream kind at once.
+    for (const name of NAMES)
+      await warmUp(
+        targets[name],
+        WARMUP,
+        STREAM_KINDS.map((k) => byKind[k][name]),
+      );
     await Bun.sleep(500);
     const idleKb = memory(gw.child.pid).rssKb;
 
@@ -159,6 +173,7 @@ async function main(): Promise<number> {
         ttftMs: TTFT_MS,
         gapMs: GAP_MS,
         streamChunks: STREAM_CHUNKS,
+        streamKinds: STREAM_KINDS.join(", "),
         clkTck: CLK_TCK,
         memStreams: S.memStreams,
         ...(experiment
@@ -181,9 +196,12 @@ async function main(): Promise<number> {
       log(`non-streaming, ${c} connections…`);
       results.json.push({ concurrency: c, ...(await withSteal(() => measureJson(targets, c, S, failures))) });
     }
+    // Each dialect's row beside the chat row of its concurrency, measured right after it.
     for (const c of [8, 32, 128] as const) {
-      log(`streaming, ${c} streams…`);
-      results.streams.push({ concurrency: c, ...(await withSteal(() => measureStreams(targets, c, S, failures))) });
+      for (const kind of STREAM_KINDS) {
+        log(`streaming (${kind}), ${c} streams…`);
+        results.streams.push({ concurrency: c, kind, ...(await withSteal(() => measureStreams(byKind[kind], c, S, failures))) });
+      }
     }
     results.machine.stealPercent = stealPercent(ticksAtStart, machineTicks());
     log(`memory: ${S.memRounds} rounds of ${S.memStreams} streams at 128 concurrency…`);

@@ -5,7 +5,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { STREAM_CHUNKS } from "./mock-upstream";
 import { freePort, pinned, spawnChild, waitForHttp, waitForOutput, type Child } from "./procs";
-import type { Target } from "./load";
+import type { Target, TargetName } from "./load";
+import { KINDS, type StreamKind } from "./stream-kinds";
 
 export const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -52,21 +53,36 @@ export function adminKey(): string {
   return s;
 }
 
-/** A realistic configuration: two providers (same mock, different keys) for one model, generous limits. */
+/**
+ * A realistic configuration: per stream kind (stream-kinds.ts) one model with two providers (same mock,
+ * different keys): chat on the OpenAI protocol, Messages on the Anthropic adapter, Responses on an OpenAI
+ * provider that serves the Responses API; generous limits.
+ */
 export function writeConfig(dir: string, mockUrl: string): string {
-  const route = (provider: string, input: number, output: number) => ({
+  const route = (provider: string, input: number, output: number, extra: Record<string, unknown> = {}) => ({
     provider,
     provider_model_id: "m",
     input_price: input,
     output_price: output,
+    ...extra,
   });
+  const both = { endpoints: ["chat_completions", "responses"] };
+  const responses = { adapter: "openai", base_url: `${mockUrl}/v1`, supports_responses: true };
   const config = {
     catalog: "replace",
     providers: {
       m1: { adapter: "openai", base_url: `${mockUrl}/v1`, api_key: "sk-bench-1" },
       m2: { adapter: "openai", base_url: `${mockUrl}/v1`, api_key: "sk-bench-2" },
+      a1: { adapter: "anthropic", base_url: mockUrl, api_key: "sk-ant-bench-1" },
+      a2: { adapter: "anthropic", base_url: mockUrl, api_key: "sk-ant-bench-2" },
+      r1: { ...responses, api_key: "sk-bench-r1" },
+      r2: { ...responses, api_key: "sk-bench-r2" },
     },
-    models: { "bench/chat": { routes: [route("m1", 1, 2), route("m2", 1.5, 2.5)] } },
+    models: {
+      [KINDS.chat.model]: { routes: [route("m1", 1, 2), route("m2", 1.5, 2.5)] },
+      [KINDS.messages.model]: { routes: [route("a1", 1, 2), route("a2", 1.5, 2.5)] },
+      [KINDS.responses.model]: { routes: [route("r1", 1, 2, both), route("r2", 1.5, 2.5, both)] },
+    },
     // The benchmark measures cost per request, not 429s: limits stay on, set far above the load.
     limits: { inference: { per_minute: 10_000_000 } },
   };
@@ -149,15 +165,25 @@ export async function timeToReady(g: GatewayEnv, binary: string, db: string): Pr
   }
 }
 
-/** The load target for a started gateway: its chat completions URL with the admin key, routing metadata expected. */
-export function gatewayTarget(up: Upstream, adminKey: string): Target {
+/**
+ * A load target under one stream kind: the kind's URL at `base`, its headers with `key` (a gateway's:
+ * routing metadata expected) or without (the mock, the proxies); `pid` is charged the CPU (null: none).
+ */
+export function kindTarget(name: TargetName, base: string, pid: number | null, key: string | null, kind: StreamKind = "chat"): Target {
+  const k = KINDS[kind];
   return {
-    name: "switchyard",
-    url: `${up.url}/v1/chat/completions`,
-    headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
-    pid: up.child.pid,
-    expectRouting: true,
+    name,
+    url: base + k.path,
+    headers: { "content-type": "application/json", ...k.headers(key) },
+    pid,
+    expectRouting: key !== null,
+    kind,
   };
+}
+
+/** The load target for a started gateway: its chat completions URL with the admin key, routing metadata expected. */
+export function gatewayTarget(up: Upstream, adminKey: string, kind: StreamKind = "chat"): Target {
+  return kindTarget("switchyard", up.url, up.child.pid, adminKey, kind);
 }
 
 /** A started process and the load target that sends to it. */
