@@ -18,17 +18,17 @@ export function agentsMissing(): string | null {
   return null;
 }
 
-const arch = process.arch === "x64" ? "x64" : process.arch === "arm64" ? "arm64" : process.arch;
+// The platform packages are named after Node's own platform and arch names (linux-x64, darwin-arm64…).
+const { platform, arch } = process;
 
 /** Claude Code's native binary: the platform package its wrapper's postinstall would copy over bin/claude.exe. */
 export function claudeBinary(): string {
-  const os = process.platform === "win32" ? "win32" : process.platform;
-  const names = [`claude-code-${os}-${arch}`, `claude-code-${os}-${arch}-musl`];
+  const names = [`claude-code-${platform}-${arch}`, `claude-code-${platform}-${arch}-musl`];
   for (const name of names) {
-    const bin = join(MODULES, "@anthropic-ai", name, process.platform === "win32" ? "claude.exe" : "claude");
+    const bin = join(MODULES, "@anthropic-ai", name, platform === "win32" ? "claude.exe" : "claude");
     if (existsSync(bin)) return bin;
   }
-  throw new Error(`no Claude Code binary for ${os}-${arch} under ${MODULES}/@anthropic-ai (looked for ${names.join(", ")})`);
+  throw new Error(`no Claude Code binary for ${platform}-${arch} under ${MODULES}/@anthropic-ai (looked for ${names.join(", ")})`);
 }
 
 export interface CodexInstall {
@@ -40,8 +40,8 @@ export interface CodexInstall {
 
 /** Codex's native binary, read from the layout file (codex-package.json) of its platform package's vendor folder. */
 export function codexInstall(): CodexInstall {
-  const vendor = join(MODULES, "@openai", `codex-${process.platform}-${arch}`, "vendor");
-  if (!existsSync(vendor)) throw new Error(`no Codex platform package for ${process.platform}-${arch}: ${vendor} is missing`);
+  const vendor = join(MODULES, "@openai", `codex-${platform}-${arch}`, "vendor");
+  if (!existsSync(vendor)) throw new Error(`no Codex platform package for ${platform}-${arch}: ${vendor} is missing`);
   for (const triple of readdirSync(vendor)) {
     const layoutFile = join(vendor, triple, "codex-package.json");
     if (!existsSync(layoutFile)) continue;
@@ -74,8 +74,8 @@ export function agentHome(prefix: string): AgentHome {
   return { home, cwd, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-// The variables a CLI gets: nothing of the test runner's own environment but PATH, so a developer's
-// real keys or config never reach the run.
+// A CLI gets none of the test runner's environment but PATH and TMPDIR, so a developer's real keys or
+// settings never reach a run; these keep it from calling home.
 const QUIET = { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1", NO_COLOR: "1" };
 
 /** Runs a CLI to completion, killed (and reported as timed out) after `timeoutMs`. */

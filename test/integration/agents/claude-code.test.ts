@@ -72,19 +72,21 @@ describe.skipIf(missing !== null)("Claude Code through an anthropic route", () =
     {
       model: "claude-sonnet-4-5" as const,
       thinking: "enabled",
+      effort: false,
       systemTurns: false,
       betas: ["claude-code-20250219", "context-management-2025-06-27"],
     },
     {
       model: "claude-opus-5-5" as const,
       thinking: "adaptive",
+      effort: true,
       systemTurns: true,
       betas: ["claude-code-20250219", "per-turn-control-2026-07-01"],
     },
   ];
 
   test.each(shapes)(
-    "Claude Code's request for $model reaches the route's upstream as it sent it: thinking, context_management, betas, cache_control, system turns, tools",
+    "Claude Code's request for $model reaches the route's upstream as it sent it: thinking, effort, context_management, betas, cache_control, system turns, tools",
     async (shape) => {
       home = agentHome("claude-code");
       const common = { model: shape.model, prompt: "say hi", args: session(["--max-turns", "1"]) };
@@ -102,6 +104,7 @@ describe.skipIf(missing !== null)("Claude Code through an anthropic route", () =
       const sent = body(recorded!);
       expect(sent).toMatchObject({ model: shape.model, stream: true, thinking: { type: shape.thinking } });
       expect(sent.context_management).toBeDefined();
+      expect(sent.output_config !== undefined).toBe(shape.effort);
       expect(sent.system.some((b) => b.cache_control !== undefined)).toBe(true);
       expect(sent.messages.some((m) => m.role === "system")).toBe(shape.systemTurns);
       expect(sent.tools.length).toBeGreaterThan(0);

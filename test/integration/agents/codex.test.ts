@@ -103,6 +103,8 @@ describe.skipIf(missing !== null)("Codex through a Responses API route", () => {
 
     const out = body(forwarded[0]!);
     expect(out.model).toBe(CODEX_UPSTREAM_MODEL);
+    // The tool list first, so that a dropped tool is named rather than buried in the body's diff.
+    expect(out.tools.map((t) => t.name ?? t.type)).toEqual(platformView(sent).tools.map((t) => t.name ?? t.type));
     expect(comparableBody(out)).toBe(comparableBody(platformView(sent)));
     // The normalised comparison hides which id went where: the cache key still names this run's thread.
     expect(out.prompt_cache_key).toBe(out.client_metadata?.thread_id);
