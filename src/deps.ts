@@ -123,6 +123,7 @@ function inferenceDeps(d: {
   budgets: BudgetCounters;
   creditHolds: CreditHolds;
   upstream: UpstreamClient;
+  responseRoutes: ResponseRouteMemory;
 }): InferenceDeps {
   const { credits, records } = d;
   return {
@@ -148,6 +149,7 @@ function inferenceDeps(d: {
     logger: d.logger,
     send: d.upstream.send,
     aborts: new AbortSweeper(),
+    responseRoutes: d.responseRoutes,
     keepAliveMs: 15_000,
   };
 }
@@ -192,7 +194,19 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
-  const inference = inferenceDeps({ config, logger, catalog, health, management, credits, records, budgets, creditHolds, upstream });
+  const inference = inferenceDeps({
+    config,
+    logger,
+    catalog,
+    health,
+    management,
+    credits,
+    records,
+    budgets,
+    creditHolds,
+    upstream,
+    responseRoutes,
+  });
   return {
     config,
     logger,

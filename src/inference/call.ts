@@ -4,6 +4,7 @@ import type { Endpoint } from "../catalog/types";
 import type { CallContext, InferenceDeps } from "./context";
 import { prepareCall, type IncomingCall } from "./prepare";
 import { maxCostMicrodollars } from "./max-cost";
+import { recallFollowUp } from "./responses/follow-up";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineResult } from "./types";
@@ -30,7 +31,9 @@ export async function runCall(
   endpoint: Endpoint,
   stream: boolean,
 ): Promise<CallOutput> {
-  const prepared = prepareCall(deps, ctx, incoming, endpoint);
+  // A Responses follow-up goes where its response lives (the shared store may answer asynchronously).
+  const recalled = recallFollowUp(deps, ctx, incoming.native);
+  const prepared = prepareCall(deps, ctx, incoming, endpoint, recalled instanceof Promise ? await recalled : recalled);
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
   const byok = hasByok(deps, ctx.workspaceId, first);

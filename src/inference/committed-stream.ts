@@ -20,6 +20,7 @@ import type { NextEvent, UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
 import { copyRange } from "../platform/bytes";
 import { estimatedUsage, OutputCount } from "./usage-estimate";
+import { rememberServed } from "./responses/follow-up";
 
 export type Delta = DeltaEvent;
 
@@ -77,6 +78,8 @@ class CommittedStream {
   /** What the upstream sent, for the estimate when its usage never comes. */
   private readonly out = new OutputCount();
   private readonly onClientGone = () => this.clientLeft();
+  /** A native stream's event that carries the final usage, parsed (its response's id is remembered: responses/follow-up.ts). */
+  private settling: Record<string, unknown> | null = null;
 
   constructor(
     private readonly site: CallSite,
@@ -131,6 +134,7 @@ class CommittedStream {
         const r = events.take();
         if (r === null) return this.expectNext(performance.now());
         if (r.type === "delta" || r.type === "raw") {
+          if (r.type === "raw" && r.held) this.settling = r.held.data;
           this.count(r);
           if (!this.gone) this.write(this.enc.push(r));
         } else if (r.type === "usage") {
@@ -278,8 +282,11 @@ class CommittedStream {
     const ok = errorCode === null;
     const genMs = latencyMs - s.ttftMs;
     const tps = usage.outputTokens > 0 && genMs > 0 ? (usage.outputTokens * 1000) / genMs : undefined;
-    if (ok) deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
-    else if (error) reportFailure(deps, ctx.workspaceId, s.plan, error);
+    if (ok) {
+      deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
+      const response = this.settling?.response as { id?: unknown } | undefined;
+      if (response) rememberServed(deps, ctx, prepared, s.plan, response.id);
+    } else if (error) reportFailure(deps, ctx.workspaceId, s.plan, error);
     else deps.health.releaseProbe(c.routeKey);
     const outcome = {
       attempt: s.attempt,

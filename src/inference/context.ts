@@ -8,6 +8,7 @@ import type { RequestRecord } from "../metering/request-record";
 import type { Logger } from "../platform/logger";
 import type { ApiError } from "../http/errors";
 import type { AbortSweeper } from "../platform/abort-sweeper";
+import type { ResponseRouteMemory } from "./responses/route-memory";
 
 export interface ByokLookup {
   /** The workspace's default, enabled BYOK key for the provider, or null (from memory). */
@@ -75,6 +76,8 @@ export interface InferenceDeps {
   aborts: AbortSweeper;
   /** SSE keep-alive comment interval during upstream silence. */
   keepAliveMs: number;
+  /** Which route served each stored response, for its follow-ups (previous_response_id). */
+  responseRoutes: ResponseRouteMemory;
   /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
   clientGoneDrainMs?: number;
 }

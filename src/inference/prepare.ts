@@ -7,6 +7,8 @@ import { planRoute } from "../routing/candidates";
 import type { Candidate, Optimize, RequestRouting } from "../routing/types";
 import type { ChatRequest, NativeRequest, Warning } from "../providers/types";
 import { nativeAdapterFor } from "../providers/registry";
+import type { ServedRoute } from "./responses/route-memory";
+import { pinFollowUp } from "./responses/follow-up";
 import type { Gateway } from "./gateway-schema";
 import type { CallContext, InferenceDeps } from "./context";
 
@@ -55,7 +57,14 @@ function resolveModels(deps: InferenceDeps, ids: string[], paramBase: string): {
   return { models, optimize };
 }
 
-export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: IncomingCall, endpoint: Endpoint): Prepared {
+export function prepareCall(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  call: IncomingCall,
+  endpoint: Endpoint,
+  /** For a Responses follow-up, the route that served the earlier response (null: unknown); undefined otherwise. */
+  followUp?: ServedRoute | null,
+): Prepared {
   const gw = call.gateway;
   if (call.request.model !== undefined && gw?.models) {
     throw new ApiError("invalid_parameter", "Give either 'model' or 'gateway.models', not both.", { param: "model" });
@@ -94,6 +103,7 @@ export function prepareCall(deps: InferenceDeps, ctx: CallContext, call: Incomin
     candidates = candidates.filter((c) => nativeAdapterFor(c.provider, c.route, native.request.wire) !== null);
     if (candidates.length === 0) throw native.untranslatable;
   }
+  if (followUp !== undefined) candidates = pinFollowUp(deps, ctx, candidates, native!, followUp);
   return {
     // The body is copied only when the model field changes (gateway.models chose it).
     request: (call.request.model === ids[0] ? call.request : { ...call.request, model: ids[0]! }) as ChatRequest,

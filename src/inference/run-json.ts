@@ -9,6 +9,7 @@ import type { Prepared } from "./prepare";
 import { routingMetadata } from "./outcome";
 import { runAttempts } from "./attempt-loop";
 import { UpstreamAbort } from "../platform/upstream-abort";
+import { rememberServed } from "./responses/follow-up";
 
 const tps = (outputTokens: number, ms: number): number | undefined => (outputTokens > 0 && ms > 0 ? (outputTokens * 1000) / ms : undefined);
 
@@ -59,7 +60,10 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
     );
     const routing = routingMetadata(prepared, plan, cost, log, { throughputTps });
     const value: PipelineResult = { result, routing, apiKeySource: plan.apiKeySource };
-    if (plan.native) value.nativeText = out.text!;
+    if (plan.native) {
+      value.nativeText = out.text!;
+      rememberServed(deps, ctx, prepared, plan, result.id);
+    }
     return { ok: true, value };
   });
 }
