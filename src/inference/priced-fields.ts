@@ -21,7 +21,8 @@ const dropped = (code: string, why: string): Warning => ({
 /** A tool the model calls and the client runs (OpenAI function/custom, Anthropic custom, Gemini declarations). */
 function clientTool(t: unknown): boolean {
   if (!isRecord(t)) return false;
-  if (t.type === "function" || t.type === "custom") return true;
+  // A built-in tool the client itself executes (Codex's tool_search, `execution: "client"`) costs the provider nothing.
+  if (t.type === "function" || t.type === "custom" || t.execution === "client") return true;
   return (
     t.type === undefined && (t.input_schema !== undefined || t.functionDeclarations !== undefined || t.function_declarations !== undefined)
   );

@@ -43,6 +43,17 @@ describe("priced pass-through fields", () => {
     expect(warnings).toEqual(expect.arrayContaining(["service_tier", "tools"]));
   });
 
+  test("platform key, native Responses call: a built-in tool the client executes itself (execution: client) stays, the provider-run one is dropped", async () => {
+    const toolSearch = { type: "tool_search", execution: "client", description: "find tools" };
+    const { sent, warnings } = await call("/v1/responses", {
+      model: "acme/dual",
+      input: "hi",
+      tools: [toolSearch, { type: "web_search" }],
+    });
+    expect(sent.tools).toEqual([toolSearch]);
+    expect(warnings).toEqual(["tools"]);
+  });
+
   test("the standard tier passes unchanged and warns nothing", async () => {
     const { sent, warnings } = await chat({ service_tier: "default" });
     expect(sent.service_tier).toBe("default");
