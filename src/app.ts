@@ -12,6 +12,7 @@ import { modelsErrorRenderer, modelsRoutes } from "./catalog/models-routes";
 import { chatRoutes } from "./inference/chat/routes";
 import { responsesRoutes } from "./inference/responses/routes";
 import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
+import { countTokensRoutes } from "./inference/messages/count-tokens";
 import { managementRoutes } from "./management/routes";
 import { rateClassFor } from "./management/route-table";
 import { builtinClass, rateCheck, rateLimit, type PeerAddress } from "./http/rate-limit";
@@ -31,7 +32,12 @@ export function createApp(deps: Deps) {
   let server: { requestIP(r: Request): { address: string } | null } | null = null;
   const peer: PeerAddress = (request) => server?.requestIP(request)?.address ?? "unknown";
   // The inference POSTs are served from Bun's route table ahead of Elysia's (hot-routes.ts: why).
-  const inference = [chatRoutes(inferenceRoutes), responsesRoutes(inferenceRoutes), messagesRoutes(inferenceRoutes)];
+  const inference = [
+    chatRoutes(inferenceRoutes),
+    responsesRoutes(inferenceRoutes),
+    messagesRoutes(inferenceRoutes),
+    countTokensRoutes(inferenceRoutes),
+  ];
   const hot = hotRoutes(
     inference.map((r) => r.hot),
     steps,
@@ -57,6 +63,7 @@ export function createApp(deps: Deps) {
             description: [
               "Self-hostable model routing gateway: OpenAI- and Anthropic-compatible inference, a public catalog, workspace management.",
               "Every error is `{error: {message, type, param, code, doc_url, retryable}}` (see /docs/errors); /v1/messages, and /v1/models for a client that sends anthropic-version, answer in Anthropic's error shape.",
+              "/v1/messages/count_tokens is counted by an Anthropic route when the model has one (its answer as it came), else estimated with o200k_base; the x-switchyard-token-count header says which (provider or estimate); counts are not charged.",
               "Choices beyond the API document (also in the README): chat streams always end with a usage chunk, a routing_metadata chunk and [DONE];",
               "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
@@ -79,6 +86,7 @@ export function createApp(deps: Deps) {
     .use(inference[0]!.plugin)
     .use(inference[1]!.plugin)
     .use(inference[2]!.plugin)
+    .use(inference[3]!.plugin)
     .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management))
     .use(docsRoutes(getSpec))
     .onStart(({ server: s }) => {
