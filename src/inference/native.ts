@@ -13,7 +13,18 @@ import type { RoutingMetadata } from "./types";
 const FORWARDED: Record<NativeWire, string[]> = {
   anthropic: ["anthropic-version", "anthropic-beta"],
   responses: ["openai-beta"],
+  chat: ["openai-beta"],
 };
+
+/** The dialect's headers the client sent (FORWARDED). */
+export function forwardedHeaders(wire: NativeWire, request: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED[wire]) {
+    const value = request.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return headers;
+}
 
 export function nativeCall(
   wire: NativeWire,
@@ -27,11 +38,7 @@ export function nativeCall(
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean")
     throw new ApiError("invalid_parameter", "'stream' must be a boolean.", { param: "stream" });
   const { gateway, extensions, ...sent } = body;
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED[wire]) {
-    const value = request.headers.get(name);
-    if (value !== null) headers[name] = value;
-  }
+  const headers = forwardedHeaders(wire, request);
   let t: TranslatedCall;
   let untranslatable: ApiError | undefined;
   try {

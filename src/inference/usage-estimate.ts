@@ -19,6 +19,8 @@ export class OutputCount {
 
   add(d: ChunkDelta): void {
     let chars = (d.content?.length ?? 0) + (d.refusal?.length ?? 0);
+    // reasoning_content and the like are output too.
+    if (d.extra !== undefined) for (const k in d.extra) if (typeof d.extra[k] === "string") chars += (d.extra[k] as string).length;
     if (d.tool_calls !== undefined)
       for (const call of d.tool_calls) chars += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
     // A role-only or finish-only delta carries no output.

@@ -8,6 +8,7 @@ import { openAICompatibleAdapter } from "./openai-compatible/adapter";
 import { openAIResponsesAdapter } from "./openai-responses/adapter";
 import { anthropicNativeAdapter } from "./anthropic/native";
 import { openAIResponsesNativeAdapter } from "./openai-responses/native";
+import { openAIChatNativeAdapter } from "./openai-compatible/native";
 
 const ADAPTERS: Record<AdapterName, ProviderAdapter> = {
   openai: openAICompatibleAdapter,
@@ -35,9 +36,12 @@ export function adapterForRoute(provider: ProviderEntry, route: RouteEntry, inte
 
 /**
  * The pass-through adapter when this route speaks the client's own dialect (`wire`): an Anthropic route
- * for Messages, a route on the Responses API for Responses; null when the call must be translated.
+ * for Messages, a route on the Responses API for Responses, an OpenAI-compatible chat route for chat
+ * completions; null when the call must be translated.
  */
 export function nativeAdapterFor(provider: ProviderEntry, route: RouteEntry, wire: NativeWire): NativeAdapter | null {
   if (wire === "anthropic") return provider.adapter === "anthropic" ? anthropicNativeAdapter : null;
+  if (wire === "chat")
+    return adapterForRoute(provider, route, "chat_completions") === openAICompatibleAdapter ? openAIChatNativeAdapter : null;
   return adapterForRoute(provider, route, "responses") === openAIResponsesAdapter ? openAIResponsesNativeAdapter : null;
 }

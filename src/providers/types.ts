@@ -99,6 +99,8 @@ export interface ChunkDelta {
   content?: string | null;
   refusal?: string | null;
   tool_calls?: { index: number; id?: string; type?: "function"; function?: { name?: string; arguments?: string } }[];
+  /** Delta fields the chat model has no name for (reasoning_content, annotations, audio…): the chat wire writes them back as they came. */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -226,8 +228,8 @@ export interface NativeRequest {
   headers: Record<string, string>;
 }
 
-/** The dialects that pass through: Anthropic Messages, and OpenAI's Responses API. */
-export type NativeWire = "anthropic" | "responses";
+/** The dialects that pass through: Anthropic Messages, OpenAI's Responses API, and chat completions. */
+export type NativeWire = "anthropic" | "responses" | "chat";
 
 /** A wire adapter that also sends a client's native body as it is (stream events come back as RawEvents). */
 export interface NativeAdapter extends ProviderAdapter {

@@ -1,7 +1,7 @@
 // The chat completions wire format: the JSON object and the SSE chunk sequence of API document §4.1
 // (role chunk, deltas, finish chunk, usage chunk, routing_metadata chunk, [DONE]). Shapes follow
 // OpenAI's CreateChatCompletionResponse / CreateChatCompletionStreamResponse schemas.
-import type { PlainChoiceFramer, Usage } from "../../providers/types";
+import type { ChunkDelta, PlainChoiceFramer, Usage } from "../../providers/types";
 import { isEmptyDelta } from "../../providers/delta";
 import type { PipelineEvent, PipelineResult, RoutingMetadata } from "../types";
 
@@ -80,7 +80,7 @@ class ChatSse implements Transformer<PipelineEvent, string>, PlainChoiceFramer {
         if (!delta.role) c.enqueue(this.deltaChunk(ev.choiceIndex, ROLE_DELTA, null, null));
       }
       if (isEmptyDelta(delta) && ev.finishReason === null) return;
-      c.enqueue(this.deltaChunk(ev.choiceIndex, ev.deltaJson ?? JSON.stringify(delta), ev.logprobs ?? null, ev.finishReason));
+      c.enqueue(this.deltaChunk(ev.choiceIndex, ev.deltaJson ?? deltaText(delta), ev.logprobs ?? null, ev.finishReason));
       return;
     }
     if (ev.type === "done") {
@@ -126,3 +126,10 @@ class ChatSse implements Transformer<PipelineEvent, string>, PlainChoiceFramer {
 }
 
 const ROLE_DELTA = JSON.stringify({ role: "assistant", content: "" });
+
+/** A delta as the chat wire writes it: its named fields, then the ones it came with that the chat model has no name for. */
+function deltaText(delta: ChunkDelta): string {
+  if (delta.extra === undefined) return JSON.stringify(delta);
+  const { extra, ...named } = delta;
+  return JSON.stringify({ ...named, ...extra });
+}

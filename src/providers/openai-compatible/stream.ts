@@ -87,9 +87,17 @@ class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceRea
   }
 }
 
+/** The delta fields read into the chat model; any other the upstream sends travels as `extra`. */
+const NAMED_DELTA_FIELDS = new Set(["role", "content", "refusal", "tool_calls"]);
+
 function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
   const wire = choice.delta ?? {};
   const delta: ChunkDelta = {};
+  for (const key in wire) {
+    const value = (wire as Record<string, unknown>)[key];
+    if (NAMED_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;
+    (delta.extra ??= {})[key] = value;
+  }
   if (wire.role === "assistant") delta.role = "assistant";
   if (wire.content !== undefined) delta.content = wire.content;
   if (wire.refusal !== undefined && wire.refusal !== null) delta.refusal = wire.refusal;

@@ -455,3 +455,79 @@ async function otherWorkspaceKey(): Promise<string> {
   const { key } = await s.deps.repos.apiKeys.create({ workspaceId: other.id, name: "k", scopes: ["usage:read"] });
   return key;
 }
+
+describe("chat completions to an OpenAI-compatible route pass through", () => {
+  const chatBody = () => ({
+    model: "acme/openai-only",
+    messages: [{ role: "user", content: "hi" }],
+    reasoning_effort: "high",
+    prediction: { type: "content", content: "x" },
+    a_vendor_field: { k: 1 },
+  });
+
+  test("the JSON answer comes back as the provider wrote it (reasoning_content, annotations, service_tier), with routing_metadata added; the body and OpenAI-Beta go upstream as sent", async () => {
+    const answer = {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 1,
+      model: "alpha-solo",
+      service_tier: "default",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: "hello",
+            reasoning_content: "thought",
+            annotations: [{ type: "url_citation", url_citation: { url: "https://x" } }],
+          },
+          logprobs: null,
+          finish_reason: "stop",
+        },
+      ],
+      usage: {
+        prompt_tokens: 3,
+        completion_tokens: 2,
+        total_tokens: 5,
+        completion_tokens_details: { reasoning_tokens: 1, accepted_prediction_tokens: 0 },
+      },
+    };
+    mock.setScript({ provider: "alpha" }, { kind: "error", status: 200, body: answer });
+    const r = await s.fetch("/v1/chat/completions", {
+      method: "POST",
+      headers: { "openai-beta": "assistants=v2" },
+      body: JSON.stringify(chatBody()),
+    });
+    expect(r.status).toBe(200);
+    const { routing_metadata, ...rest } = (await r.json()) as Record<string, unknown>;
+    expect(rest).toEqual(answer);
+    expect(routing_metadata).toMatchObject({ provider: "alpha" });
+    const sent = mock.requests.at(-1)!;
+    expect(sent.body).toEqual({ ...chatBody(), model: "alpha-solo" });
+    expect(sent.headers["openai-beta"]).toBe("assistants=v2");
+  });
+
+  test("a stream's delta fields the chat model has no name for (reasoning_content) reach the client as they came", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "alpha-solo", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    const chunks = [
+      chunk({ role: "assistant", content: "" }),
+      chunk({ reasoning_content: "Let me think" }),
+      chunk({ content: "Hi" }),
+      chunk({}, "stop"),
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "alpha-solo", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`,
+      "data: [DONE]\n\n",
+    ];
+    mock.setScript({ provider: "alpha" }, { kind: "sse", chunks });
+    const r = await s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify({ ...chatBody(), stream: true }) });
+    const text = await r.text();
+    const deltas = text
+      .split("\n\n")
+      .filter((b) => b.startsWith("data: {"))
+      .map((b) => JSON.parse(b.slice(6)) as { choices: { delta: Record<string, unknown> }[] })
+      .flatMap((c) => c.choices.map((ch) => ch.delta));
+    expect(deltas).toContainEqual({ reasoning_content: "Let me think" });
+    expect(deltas).toContainEqual({ content: "Hi" });
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+});
