@@ -22,7 +22,7 @@ const PATH = "/v1/messages";
 
 function messagesHandler(d: InferenceRouteDeps): RouteHandler {
   return async (request, body, set) => {
-    const { out, headers, model } = await runInterfaceCall(
+    const { out, headers, model, requestId } = await runInterfaceCall(
       d,
       request,
       "messages",
@@ -34,6 +34,8 @@ function messagesHandler(d: InferenceRouteDeps): RouteHandler {
         }),
       { allowXApiKey: true },
     );
+    // Anthropic's SDKs read the request id from `request-id` (message._request_id), as its errors already carry it.
+    headers["request-id"] = requestId;
     if (out.kind === "json") {
       const { nativeText, routing } = out.result;
       if (nativeText !== undefined) return textReply(set, headers, withRoutingText(nativeText, routing));

@@ -115,6 +115,8 @@ describe("Messages to an Anthropic route pass through whole", () => {
     const { routing_metadata, ...rest } = got;
     expect(rest).toEqual(answer);
     expect(routing_metadata).toMatchObject({ provider: "beta", provider_model_id: "claude-solo", warnings: [] });
+    // Anthropic's SDKs read the request id from `request-id`.
+    expect(r.headers.get("request-id")).toBe(r.headers.get("x-request-id"));
     const sent = mock.requests.at(-1)!;
     expect([sent.provider, sent.path]).toEqual(["beta", "/v1/messages"]);
     expect(sent.body).toEqual({ ...claudeCodeBody(), model: "claude-solo" });
