@@ -17,6 +17,7 @@ export const EXACT_CHARS = 512 * 1024;
 /** A run of this many characters without a space change (or of spaces) is counted from a sample. */
 const LONG_RUN = /\S{128,}|\s{128,}/g;
 const SLICE = 64;
+const CHUNK = 64 * 1024;
 const RUN_SAMPLE = 1024;
 /** tokens per character assumed before anything was counted (English prose is ~0.25). */
 const DEFAULT_RATIO = 0.25;
@@ -136,10 +137,18 @@ class BudgetedCount {
     return total + this.segment(text.slice(last));
   }
 
+  /** Text without long runs, in chunks cut before a space, so that the budget holds inside one long text too. */
   private segment(text: string): number {
-    if (text.length === 0) return 0;
-    if (this.exactChars >= EXACT_CHARS) return Math.ceil(text.length * this.ratio());
-    return this.exact(text);
+    let total = 0;
+    for (let at = 0; at < text.length;) {
+      const left = EXACT_CHARS - this.exactChars;
+      if (left <= 0) return total + Math.ceil((text.length - at) * this.ratio());
+      let end = Math.min(text.length, at + Math.min(left, CHUNK));
+      if (end < text.length) end = spaceBefore(text, at, end);
+      total += this.exact(text.slice(at, end));
+      at = end;
+    }
+    return total;
   }
 
   /** A long run in slices of SLICE characters: its first RUN_SAMPLE exactly, the rest at that sample's ratio. */
@@ -157,6 +166,14 @@ class BudgetedCount {
     this.exactTokens += tokens;
     return tokens;
   }
+}
+
+const SPACE = /\s/;
+
+/** The last whitespace position in (at, end], where a word starts its own piece; `end` when there is none. */
+function spaceBefore(text: string, at: number, end: number): number {
+  for (let i = end; i > at; i--) if (SPACE.test(text[i]!)) return i;
+  return end;
 }
 
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
