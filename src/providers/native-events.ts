@@ -1,7 +1,17 @@
 // What the native wires share (anthropic/native.ts, openai-responses/native.ts): an SSE event written
 // back as SSE text, the request body a pass-through sends, and the provider's error kept as it wrote it.
-import type { SseEvent } from "./sse-decode";
-import type { NativeRequest, RawEvent, UpstreamError, UpstreamTarget } from "./types";
+import { chainTransforms, sseDecoder, type SseEvent } from "./sse-decode";
+import type {
+  BuiltRequest,
+  NativeAdapter,
+  NativeRequest,
+  NativeWire,
+  ProviderAdapter,
+  RawEvent,
+  StreamEvent,
+  UpstreamError,
+  UpstreamTarget,
+} from "./types";
 import { mergeExtensions } from "./extensions";
 import { withoutCredential } from "./upstream-errors";
 
@@ -48,4 +58,25 @@ export function withNative(error: UpstreamError, status: number, body: string, c
 /** Characters of output a content event carries, for the estimate: its data less the event's own JSON. */
 export function contentChars(data: string, overhead: number): number {
   return Math.max(1, data.length - overhead);
+}
+
+/**
+ * A wire's pass-through adapter: its own adapter's answers, credential checks and error reading, with
+ * the native request, the native stream reader, and the provider's error answer kept as written.
+ */
+export function nativeAdapterOf(
+  base: ProviderAdapter,
+  wire: NativeWire,
+  buildNative: (native: NativeRequest, target: UpstreamTarget, stream: boolean) => BuiltRequest,
+  transformer: (target: UpstreamTarget) => Transformer<SseEvent, StreamEvent>,
+): NativeAdapter {
+  return {
+    ...base,
+    wire,
+    buildNative,
+    classifyError: (status, bodyText, headers, credential = null) =>
+      withNative(base.classifyError(status, bodyText, headers, credential), status, bodyText, credential),
+    streamTransform: (target) => chainTransforms(sseDecoder(), new TransformStream(transformer(target))),
+    streamTransformer: transformer,
+  };
 }

@@ -4,10 +4,10 @@
 // message_delta for usage, content events to know the answer has begun, error events. Content deltas,
 // the bulk of a stream, are not parsed.
 import type { NativeAdapter, RawEvent, StreamEvent, UpstreamTarget } from "../types";
-import { chainTransforms, sseDecoder, type SseEvent } from "../sse-decode";
+import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { contentChars, eventType, nativeBody, rawEvent, sseText, withNative } from "../native-events";
+import { contentChars, eventType, nativeAdapterOf, nativeBody, rawEvent, sseText, withNative } from "../native-events";
 import { anthropicAdapter } from "./adapter";
 import { ANTHROPIC_VERSION, anthropicApiRoot } from "./request";
 import { anthropicError, anthropicErrorStatus, anthropicUsage, type AnthropicUsageWire } from "./wire";
@@ -18,10 +18,10 @@ const DELTA_OVERHEAD = 75;
 /** Block types that arrive whole in content_block_start (no deltas follow): they are output already. */
 const STARTING_BLOCKS = new Set(["text", "thinking", "tool_use", "server_tool_use"]);
 
-export const anthropicNativeAdapter: NativeAdapter = {
-  ...anthropicAdapter,
-  wire: "anthropic",
-  buildNative(native, target, stream) {
+export const anthropicNativeAdapter: NativeAdapter = nativeAdapterOf(
+  anthropicAdapter,
+  "anthropic",
+  (native, target, stream) => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: stream ? "text/event-stream" : "application/json",
@@ -33,12 +33,8 @@ export const anthropicNativeAdapter: NativeAdapter = {
     const body = JSON.stringify(nativeBody(native, target, stream));
     return { url: `${anthropicApiRoot(target.baseUrl)}/v1/messages`, headers, body, warnings: [] };
   },
-  classifyError(status, bodyText, headers, credential = null) {
-    return withNative(anthropicAdapter.classifyError(status, bodyText, headers, credential), status, bodyText, credential);
-  },
-  streamTransform: (target) => chainTransforms(sseDecoder(), new TransformStream(anthropicNativeTransformer(target))),
-  streamTransformer: (target) => anthropicNativeTransformer(target),
-};
+  (target) => anthropicNativeTransformer(target),
+);
 
 interface State {
   usage: AnthropicUsageWire;

@@ -4,10 +4,10 @@
 // Only what metering and fallback need is read: the terminal response's usage, the failure events, and
 // which events are the answer itself. Delta events, the bulk of a stream, are not parsed.
 import type { NativeAdapter, RawEvent, StreamEvent, UpstreamTarget } from "../types";
-import { chainTransforms, sseDecoder, type SseEvent } from "../sse-decode";
+import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { contentChars, eventType, nativeBody, rawEvent, sseText, withNative } from "../native-events";
+import { contentChars, eventType, nativeAdapterOf, nativeBody, rawEvent, sseText, withNative } from "../native-events";
 import { trimSlash } from "../openai-compatible/request";
 import { openAIResponsesAdapter } from "./adapter";
 import { responsesError, responsesErrorStatus, responsesUsage, type ResponseObjectWire } from "./wire";
@@ -18,10 +18,10 @@ const DELTA_OVERHEAD = 110;
 /** Terminal events whose response carries the usage: the call is settled on them. */
 const SETTLING = new Set(["response.completed", "response.incomplete"]);
 
-export const openAIResponsesNativeAdapter: NativeAdapter = {
-  ...openAIResponsesAdapter,
-  wire: "responses",
-  buildNative(native, target, stream) {
+export const openAIResponsesNativeAdapter: NativeAdapter = nativeAdapterOf(
+  openAIResponsesAdapter,
+  "responses",
+  (native, target, stream) => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: stream ? "text/event-stream" : "application/json",
@@ -32,12 +32,8 @@ export const openAIResponsesNativeAdapter: NativeAdapter = {
     const body = JSON.stringify(nativeBody(native, target, stream));
     return { url: `${trimSlash(target.baseUrl)}/responses`, headers, body, warnings: [] };
   },
-  classifyError(status, bodyText, headers, credential = null) {
-    return withNative(openAIResponsesAdapter.classifyError(status, bodyText, headers, credential), status, bodyText, credential);
-  },
-  streamTransform: (target) => chainTransforms(sseDecoder(), new TransformStream(responsesNativeTransformer(target))),
-  streamTransformer: (target) => responsesNativeTransformer(target),
-};
+  (target) => responsesNativeTransformer(target),
+);
 
 interface State {
   terminal: boolean;
