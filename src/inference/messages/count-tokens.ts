@@ -9,6 +9,7 @@ import { inferencePost, type ReplySet, type RouteHandler } from "../../http/hot-
 import { authenticate, authOf } from "../../http/auth";
 import { ApiError } from "../../http/errors";
 import { withHeaders } from "../../http/reply-headers";
+import { requestIdOf } from "../../http/edge";
 import type { ModelEntry } from "../../catalog/types";
 import { planRoute } from "../../routing/candidates";
 import { parseModelSuffix } from "../../routing/model-suffix";
@@ -56,6 +57,7 @@ function countTokensHandler(d: InferenceRouteDeps): RouteHandler {
     const tokens = estimateInputTokens(b, await o200kCounter());
     Object.assign(set.headers, {
       "content-type": "application/json",
+      "request-id": requestIdOf(request),
       [TOKEN_COUNT_HEADER]: "estimate",
       [TOKENIZER_HEADER]: ESTIMATE_TOKENIZER,
     });
@@ -121,13 +123,17 @@ async function forward(
     );
     if (last.ok && (last.error === null || !last.error.retryable)) break;
   }
-  // A redirect is not the provider's answer to this body (redirects are not followed): it fails like no answer.
-  if (!last!.ok || (last!.status >= 300 && last!.status < 400)) {
+  // A redirect is not the provider's answer to this body (redirects are not followed), and the gateway's
+  // credential refused (401/403) is not the client's: telling it so would make it sign in again. Both fail
+  // like no answer at all.
+  if (!last!.ok || (last!.status >= 300 && last!.status < 400) || last!.error?.code === "auth_failed") {
     const error = last!.error!;
     throw new ApiError(error.code === "provider_timeout" ? "provider_timeout" : "provider_error", error.message, { provider });
   }
   const res = withHeaders(new Response(last!.text, { status: last!.status }), set.headers, {
     "content-type": last!.headers.get("content-type") ?? "application/json",
+    // Anthropic's SDKs read the request id from `request-id`, as on /v1/messages.
+    "request-id": requestIdOf(request),
     [TOKEN_COUNT_HEADER]: "provider",
   });
   const retryAfter = last!.error ? last!.headers.get("retry-after") : null;

@@ -7,6 +7,7 @@ import { gatewayConfig } from "../../support/gateway";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../../support/mock-upstream";
 import { startServer, type InProcessServer } from "../../support/server";
 import { estimateInputTokens, o200kCounter } from "../../../src/inference/messages/token-estimate";
+import { createApp } from "../../../src/app";
 
 let mock: MockUpstream;
 let s: InProcessServer;
@@ -74,6 +75,7 @@ describe("a model with an Anthropic route: counted by the provider", () => {
     expect(await res.json()).toEqual({ input_tokens: 321 });
     expect(res.headers.get("x-switchyard-token-count")).toBe("provider");
     expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.headers.get("request-id")).toBe(res.headers.get("x-request-id"));
     const sent = counts();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.provider).toBe("beta");
@@ -165,6 +167,18 @@ describe("a model with an Anthropic route: counted by the provider", () => {
     expect(counts().map((r) => r.provider)).toEqual(["first"]);
   });
 
+  test("the gateway's credential refused (401/403) is not the client's: the next route, else a 502", async () => {
+    mock.setScript({ provider: "first", route: "count_tokens" }, { kind: "error", status: 401, message: "invalid x-api-key" });
+    const next = await count({ model: "acme/two-anthropic", messages: [{ role: "user", content: "hi" }] });
+    expect(next.status).toBe(200);
+    expect(counts().map((r) => r.provider)).toEqual(["first", "second"]);
+
+    mock.setScript({ provider: "beta", route: "count_tokens" }, { kind: "error", status: 403, message: "forbidden" });
+    const res = await count(BODY);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ type: "error", error: { type: "api_error" } });
+  });
+
   test("a provider that cannot be reached is a 502, one that does not answer in time a 504, in Anthropic's shape", async () => {
     const gone = await count({ model: "acme/gone-anthropic", messages: [{ role: "user", content: "hi" }] });
     expect(gone.status).toBe(502);
@@ -202,6 +216,7 @@ describe("a model without an Anthropic route: estimated with o200k_base", () => 
     expect(res.headers.get("x-switchyard-token-count")).toBe("estimate");
     expect(res.headers.get("x-switchyard-tokenizer")).toBe("o200k_base");
     expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.headers.get("request-id")).toBe(res.headers.get("x-request-id"));
     const { input_tokens } = (await res.json()) as { input_tokens: number };
     expect(input_tokens).toBe(estimateInputTokens(b, await o200kCounter()));
     // Plausible: more than the user's sentence alone, and within a small multiple of the JSON's characters / 4.
@@ -250,6 +265,30 @@ describe("authentication and validation, in Anthropic's error shape", () => {
     const unknown = await count({ model: "acme/nope", messages: [] });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+  });
+
+  test("the Elysia route (app.handle, the OpenAPI document's) answers as the served one does", async () => {
+    const app = createApp(s.deps);
+    const handle = (body: unknown, key: string | null = s.adminKey) =>
+      app.handle(
+        new Request("http://local/v1/messages/count_tokens", {
+          method: "POST",
+          headers: key ? { "x-api-key": key, "content-type": "application/json" } : { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    mock.setScript({ route: "count_tokens" }, { kind: "reply", usage: { input: 5 } });
+    const forwarded = await handle({ model: "acme/anthropic-only", messages: [] });
+    expect(await forwarded.json()).toEqual({ input_tokens: 5 });
+    expect(forwarded.headers.get("x-switchyard-token-count")).toBe("provider");
+    const estimated = await handle({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] });
+    expect(estimated.headers.get("x-switchyard-token-count")).toBe("estimate");
+    expect(((await estimated.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
+    const anonymous = await handle({ model: "acme/openai-only", messages: [] }, null);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
+    const spec = (await (await app.handle(new Request("http://local/openapi.json"))).json()) as { paths: Record<string, unknown> };
+    expect(spec.paths["/v1/messages/count_tokens"]).toBeDefined();
   });
 
   test("/v1/messages beside it still answers (the two routes do not shadow each other)", async () => {
