@@ -77,8 +77,11 @@ export type SendOutcome =
   { ok: true; response: UpstreamAnswer; text: string | null } | { ok: false; error: UpstreamError; cancelled: boolean };
 
 export interface SendLimits {
-  /** Until the response headers arrive (the connect timeout). */
-  headersMs: number;
+  /**
+   * Until the response headers arrive (the connect timeout), watched by the shared AbortSweeper with the
+   * client's departure. Absent when the caller watches both itself (a stream's session: stream-session.ts).
+   */
+  headersMs?: number;
   /** With readBody: until the whole body has arrived (a non-streaming attempt's `timeout_ms`, CONTRACT §6). */
   totalMs?: number;
   readBody: boolean;
@@ -86,7 +89,8 @@ export interface SendLimits {
 
 /**
  * Sends the request under its connect timeout (and, reading the body, the whole-attempt timeout); a
- * client that goes away aborts it too. Both are watched by the shared AbortSweeper.
+ * client that goes away aborts it too. Both are watched by the shared AbortSweeper, unless the caller
+ * watches them (no headersMs).
  */
 export async function send(
   deps: InferenceDeps,
@@ -97,14 +101,16 @@ export async function send(
   limits: SendLimits,
 ): Promise<SendOutcome> {
   const started = performance.now();
-  const watch = deps.aborts.watch(client, upstreamAbort, limits.headersMs);
+  const watch = limits.headersMs === undefined ? null : deps.aborts.watch(client, upstreamAbort, limits.headersMs);
   let headersIn = false;
   try {
     const response = await deps.send(plan.url, plan.init, upstreamAbort);
     headersIn = true;
-    // Headers are in: from here the whole-attempt limit applies (or none: a stream's reader has its own).
-    if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
-    else deps.aborts.release(watch);
+    // Headers are in: from here the whole-attempt limit applies, if there is one.
+    if (watch !== null) {
+      if (limits.totalMs !== undefined) watch.until = started + limits.totalMs;
+      else deps.aborts.release(watch);
+    }
     if (response.ok) return { ok: true, response, text: limits.readBody ? await response.text() : null };
     const text = await response.text().catch(() => "");
     const error = plan.adapter.classifyError(response.status, text, response.headers, plan.target.apiKey);
@@ -115,7 +121,7 @@ export async function send(
     if (headersIn && error.code === "provider_timeout") error.wholeAttempt = true;
     return { ok: false, error, cancelled: client.signal.aborted };
   } finally {
-    deps.aborts.release(watch);
+    if (watch !== null) deps.aborts.release(watch);
   }
 }
 

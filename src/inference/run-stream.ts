@@ -2,13 +2,15 @@
 // the next candidate (the shared loop in attempt-loop.ts); after it, the committed stream
 // (committed-stream.ts) serves the client, and a failure ends the stream with a `failed` event instead.
 import type { RawEvent, UpstreamError, Usage } from "../providers/types";
+import type { ProviderEntry } from "../catalog/types";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import type { PipelineEvent } from "./types";
 import { send, transportError, type AttemptPlan } from "./attempt";
 import { runAttempts } from "./attempt-loop";
 import type { Prepared } from "./prepare";
 import { UpstreamEvents } from "./upstream-events";
-import { committedStream, type Committed, type Delta } from "./committed-stream";
+import { CLIENT_GONE_DRAIN_MS, committedStream, type Committed, type Delta } from "./committed-stream";
+import { StreamSession, type SessionLimits } from "./stream-session";
 import { UpstreamAbort } from "../platform/upstream-abort";
 
 /** Opens the committed stream as bytes of one interface's wire format (the encoder writes its SSE text). */
@@ -16,31 +18,49 @@ export type StreamOpener = (encoder: Transformer<PipelineEvent, string>, keepAli
 
 type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 
-/** Sends one attempt and waits for its first content event (within the first-byte timeout). */
+function limitsOf(deps: InferenceDeps, p: ProviderEntry): SessionLimits {
+  return {
+    connectMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs),
+    firstByteMs: p.firstByteTimeoutMs,
+    idleMs: p.idleTimeoutMs,
+    totalMs: p.streamTimeoutMs,
+    drainMs: deps.clientGoneDrainMs ?? CLIENT_GONE_DRAIN_MS,
+  };
+}
+
+const clientGone = () => new DOMException("client gone", "AbortError");
+
+/**
+ * Sends one attempt and waits for its first content event. Its session watches the deadlines until
+ * then and the client's departure (which stops the upstream: the attempt ends cancelled); once the
+ * content is in, the session goes on with the committed stream.
+ */
 async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number, startedAt: number): Promise<Opened> {
   const p = plan.candidate.provider;
   const abort = new UpstreamAbort();
-  const t0 = performance.now();
-  const sent = await send(deps, plan, ctx, abort, {
-    headersMs: Math.min(p.connectTimeoutMs, p.firstByteTimeoutMs),
-    readBody: false,
-  });
-  if (!sent.ok) return { ok: false, error: sent.error, cancelled: sent.cancelled, latencyMs: performance.now() - t0 };
-  const events = new UpstreamEvents(sent.response, plan.adapter, plan.target, abort);
-  // The client may leave while we wait for the first token: stop the upstream at once.
-  const onClientGone = () => events.cancel();
-  ctx.signal.addEventListener("abort", onClientGone, { once: true });
-  let usage: Usage | null = null;
-  // Role-only deltas (Anthropic's message_start) are not content: an error right after them may still
-  // fail over, and TTFT counts to the first real token.
-  const early: (Delta | RawEvent)[] = [];
-  const fail = (error: UpstreamError): Opened => {
-    events.cancel();
-    return { ok: false, error, cancelled: ctx.signal.aborted, latencyMs: performance.now() - t0 };
+  const session = new StreamSession(limitsOf(deps, p), abort);
+  const failed = (error: UpstreamError, cancelled: boolean): Opened => {
+    session.settle();
+    return { ok: false, error, cancelled: cancelled || session.clientGone, latencyMs: session.now() - session.t0 };
   };
+  let events: UpstreamEvents | null = null;
   try {
+    session.watch(ctx);
+    const sent = await send(deps, plan, ctx, abort, { readBody: false });
+    if (!sent.ok) return failed(sent.error, sent.cancelled);
+    events = new UpstreamEvents(sent.response, plan.adapter, plan.target, abort);
+    session.headers(events);
+    let usage: Usage | null = null;
+    // Role-only deltas (Anthropic's message_start) are not content: an error right after them may still
+    // fail over, and TTFT counts to the first real token.
+    const early: (Delta | RawEvent)[] = [];
+    const fail = (error: UpstreamError): Opened => {
+      events!.cancel();
+      return failed(error, false);
+    };
     for (;;) {
-      const ev = await events.next(Math.max(1, p.firstByteTimeoutMs - (performance.now() - t0)));
+      const ev = await events.next();
+      if (session.clientGone) return fail(transportError(clientGone(), p.id));
       if (ev.type === "timeout")
         return fail({ code: "provider_timeout", status: 0, retryable: true, message: `Provider '${p.id}' sent no first token in time.` });
       if (ev.type === "broken") return fail(transportError(ev.err, p.id));
@@ -54,14 +74,17 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
       if (ev.type === "usage") usage = ev.usage;
       else if (ev.type === "error") return fail(ev.error);
       else if (isRoleOnly(ev)) early.push(ev);
-      else
-        return {
-          ok: true,
-          committed: { plan, events, first: [...early, ev], usage, attempt, startedAt, t0, ttftMs: performance.now() - t0 },
-        };
+      else {
+        session.commit();
+        const ttftMs = session.now() - session.t0;
+        return { ok: true, committed: { plan, events, session, first: [...early, ev], usage, attempt, startedAt, ttftMs } };
+      }
     }
-  } finally {
-    ctx.signal.removeEventListener("abort", onClientGone);
+  } catch (err) {
+    // A broken invariant: the attempt's timers and listener must not outlive it.
+    events?.cancel();
+    session.settle();
+    throw err;
   }
 }
 

@@ -2,14 +2,14 @@
 // socket client calls in from its data callback, with no promise per read): bytes are decoded
 // (TextDecoder keeps a UTF-8 character split across reads; eventsource-parser handles CRLF, comments
 // and multi-line data), each SSE event goes through the adapter's transformer, the results queue up and
-// the reader is woken. While the reader waits, a deadline (first-byte, idle or total limit) is watched
-// by one interval per stream rather than a timer per read (creating and clearing a timer per chunk was
-// a measurable share of a stream's CPU); when it passes, the upstream request is aborted.
+// the reader is woken. The deadlines are the stream session's (stream-session.ts): when one passes it
+// interrupts the reader, which then finds a timeout saying which.
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import type { PlainChoiceReader, ProviderAdapter, StreamEvent, UpstreamTarget } from "../providers/types";
 import { SyncTransform } from "./sync-transform";
 import type { Abortable } from "../platform/abort-sweeper";
 import type { BodyTap, UpstreamAnswer } from "../platform/upstream-answer";
+import type { Expiry, SessionUpstream } from "./stream-session";
 
 /** Bound on one buffered event, so a server that never ends a line cannot exhaust memory. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
@@ -21,17 +21,16 @@ const LF = 10;
  * Writes the plain choices a network read starts with to the client (the committed stream): `ranges` holds
  * `count` pairs of offsets into `bytes`, each a choice's JSON (providers/types.ts PlainChoiceReader).
  * False when it cannot frame them yet (nothing written: the full path takes the read). Having written
- * them, it sets the wait for the next read itself (expectWithin), as its drain would: the reader is not
- * woken for a read that queued nothing (a wake-up per chunk was ~700 instructions of each).
+ * them, it tells the session it waits for the next read, as its drain would: the reader is not woken
+ * for a read that queued nothing (a wake-up per chunk was ~700 instructions of each).
  */
 export type PlainChoiceWriter = (bytes: Uint8Array, ranges: number[], count: number) => boolean;
 
 /** An event itself (no wrapper object per event), or why there is none. */
-export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout" } | { type: "broken"; err: unknown };
+export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout"; which: Expiry } | { type: "broken"; err: unknown };
 const END = { type: "end" } as const;
-const TIMEOUT = { type: "timeout" } as const;
 
-export class UpstreamEvents implements BodyTap {
+export class UpstreamEvents implements BodyTap, SessionUpstream {
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
   private readonly translate: SyncTransform<EventSourceMessage, StreamEvent>;
@@ -40,12 +39,6 @@ export class UpstreamEvents implements BodyTap {
   private ended = false;
   /** Why no more events will come (set once; take returns it after the queued events). */
   private failure: NextEvent | null = null;
-  private watchdog: ReturnType<typeof setInterval> | undefined;
-  /** The watchdog's period (ms). */
-  private every = Infinity;
-  /** performance.now() by which the next piece must come; Infinity while nobody waits. */
-  private deadline = Infinity;
-  private timedOut = false;
   /** Cancelled or failed in translation: whatever the body still brings is ignored. */
   private stopped = false;
   /** Called after each piece (but one the pass-through wrote), end or failure: the committed stream's drain (listen). */
@@ -83,13 +76,11 @@ export class UpstreamEvents implements BodyTap {
     this.stopBody = answer.tap(this);
   }
 
-  /** The next event, or why there is none, waiting at most `withinMs` for it (the first-byte wait). */
-  async next(withinMs: number): Promise<NextEvent> {
-    const until = performance.now() + withinMs;
+  /** The next event, or why there is none (the first-content wait: its limit is the session's). */
+  async next(): Promise<NextEvent> {
     for (;;) {
       const ready = this.take();
       if (ready) return ready;
-      this.expectWithin(Math.max(1, until - performance.now()));
       await new Promise<void>((resolve) => (this.waiter = resolve));
     }
   }
@@ -123,34 +114,12 @@ export class UpstreamEvents implements BodyTap {
     return this.ended ? END : null;
   }
 
-  /** The reader waits: the next piece must come within `ms` of `now`, or the upstream request is aborted (a timeout). */
-  expectWithin(ms: number, now = performance.now()): void {
-    this.deadline = now + ms;
-    if (this.stopped || this.ended) return;
-    // Checked at a tenth of the limit (25 ms to 1 s): a 60 s idle limit costs one wake-up a second. A
-    // much shorter limit later (the drain bound after the client left, a total limit's end) re-arms it.
-    const every = Math.min(1_000, Math.max(25, ms / 10));
-    if (this.watchdog !== undefined) {
-      if (every * 2 > this.every) return;
-      this.stopWatchdog();
-    }
-    this.every = every;
-    this.watchdog = setInterval(() => {
-      if (performance.now() < this.deadline) return;
-      this.timedOut = true;
-      this.stopWatchdog();
-      this.abort.abort(new DOMException("timeout", "TimeoutError"));
-    }, every);
-    this.watchdog.unref?.();
-  }
-
   // BodyTap: the body's pieces, decoded and translated as they come. A translator that throws on an
   // unexpected upstream shape makes the stream broken (a provider error), never an exception escaping
   // into the client's socket callback.
 
   piece(bytes: Uint8Array, start: number, end: number): void {
     if (this.stopped) return;
-    this.deadline = Infinity;
     if (this.direct !== null && this.atBoundary && this.head === this.queue.length && this.failure === null) {
       start = this.passed(bytes, start, end);
       // All written, and the writer waits for the next read already (PlainChoiceWriter): nothing to wake.
@@ -196,7 +165,6 @@ export class UpstreamEvents implements BodyTap {
   end(): void {
     if (this.stopped) return;
     this.ended = true;
-    this.stopWatchdog();
     try {
       this.parser.feed(this.decoder.decode());
       this.enqueue(this.translate.end());
@@ -206,11 +174,21 @@ export class UpstreamEvents implements BodyTap {
     this.notify();
   }
 
-  /** The body failed: aborted by the deadline (timeout) or by the network (broken). */
+  /** The body failed (the network, or the request stopped). */
   error(err: unknown): void {
     if (this.stopped) return;
-    this.stopWatchdog();
-    this.failure ??= this.timedOut ? TIMEOUT : { type: "broken", err };
+    this.failure ??= { type: "broken", err };
+    this.notify();
+  }
+
+  /**
+   * The session stops the stream: a limit passed (the reader, woken, takes a timeout saying which, after
+   * what is queued) or the client left before commit (cancel).
+   */
+  interrupt(why: Expiry | "cancelled"): void {
+    if (why === "cancelled") return this.cancel();
+    this.failure ??= { type: "timeout", which: why };
+    this.stop(new DOMException("timeout", "TimeoutError"));
     this.notify();
   }
 
@@ -238,20 +216,14 @@ export class UpstreamEvents implements BodyTap {
     this.stop();
   }
 
-  private stop(): void {
+  private stop(reason?: unknown): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.stopWatchdog();
-    this.abort.abort();
+    this.abort.abort(reason);
     this.stopBody();
   }
 
   private enqueue(events: StreamEvent[]): void {
     for (const e of events) this.queue.push(e);
-  }
-
-  private stopWatchdog(): void {
-    clearInterval(this.watchdog);
-    this.watchdog = undefined;
   }
 }

@@ -1,5 +1,7 @@
-// One interval for the timeouts and client-abort checks of every upstream request in flight, instead of
-// two timers and an abort listener per attempt. Side by side (three gateways each way, 32 connections),
+// One interval for the timeouts and client-abort checks of every non-streaming upstream request in
+// flight, instead of two timers and an abort listener per attempt. (A streaming attempt lives longer and
+// has more limits; its session watches them and its client with one interval of its own:
+// inference/stream-session.ts.) Side by side (three gateways each way, 32 connections),
 // the per-attempt timers and listener cost ~8 µs of CPU per request, ~9 % of the gateway's total; a set
 // entry and a property read every sweep cost next to nothing. The price is precision: a deadline or a
 // client's departure is acted on within `everyMs` (10 ms), which no timeout in seconds notices.

@@ -44,7 +44,7 @@ export async function runStream(
   const events = new UpstreamEvents(answerOf(new Response(bytesStream(pieces))), adapterFor(adapter), t, new AbortController());
   const out: StreamEvent[] = [];
   for (;;) {
-    const r = await events.next(10_000);
+    const r = await events.next();
     if (r.type === "end") return out;
     if (r.type === "timeout" || r.type === "broken") throw new Error(`stream ${r.type}`);
     out.push(r);

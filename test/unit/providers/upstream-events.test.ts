@@ -41,7 +41,7 @@ describe("UpstreamEvents", () => {
       new UpstreamAbort(),
     );
     const seen: string[] = [];
-    for (let e = await events.next(1_000); e.type !== "end"; e = await events.next(1_000)) {
+    for (let e = await events.next(); e.type !== "end"; e = await events.next()) {
       if (e.type === "delta") seen.push(String(e.delta.content));
     }
     expect(seen).toEqual(["a", "b"]);
@@ -57,7 +57,7 @@ describe("UpstreamEvents", () => {
     } as unknown as ProviderAdapter;
     const abort = new UpstreamAbort();
     const events = new UpstreamEvents(answer([chunk("a")]), throwing, target, abort);
-    const e = await events.next(1_000);
+    const e = await events.next();
     expect(e.type).toBe("broken");
     expect(abort.aborted).toBe(true);
   });
@@ -65,19 +65,25 @@ describe("UpstreamEvents", () => {
   test("cancelling wakes a first-token wait still pending: it ends as broken, and the upstream request is aborted", async () => {
     const abort = new UpstreamAbort();
     const events = new UpstreamEvents(answer([], true), adapterFor("openai"), target, abort);
-    const waiting = events.next(10_000);
+    const waiting = events.next();
     events.cancel();
     expect((await waiting).type).toBe("broken");
     expect(abort.aborted).toBe(true);
   });
 
-  test("no piece within the first-token limit aborts the upstream request with a TimeoutError and ends as a timeout", async () => {
+  test("a limit that passes (the session interrupts) wakes a first-token wait with a timeout saying which, after what is queued, and aborts the upstream request with a TimeoutError", async () => {
     const abort = new UpstreamAbort();
     const a = answer([], true);
     abort.onAbort((reason) => a.taken?.error(reason));
     const events = new UpstreamEvents(a, adapterFor("openai"), target, abort);
-    expect((await events.next(30)).type).toBe("timeout");
+    const waiting = events.next();
+    events.interrupt("first_byte");
+    expect(await waiting).toEqual({ type: "timeout", which: "first_byte" });
     expect((abort.reason as DOMException).name).toBe("TimeoutError");
+    const queued = new UpstreamEvents(answer([chunk("a")], true), adapterFor("openai"), target, new UpstreamAbort());
+    queued.interrupt("idle");
+    expect((await queued.next()).type).toBe("delta");
+    expect(await queued.next()).toEqual({ type: "timeout", which: "idle" });
   });
 });
 
