@@ -27,11 +27,15 @@ export function presentedKey(headers: Headers, allowXApiKey: boolean): string | 
 }
 
 /**
- * Where Anthropic clients may present the key as `x-api-key`: /v1/messages, and the model routes when the
- * client speaks Anthropic (sends `anthropic-version`), as the Anthropic SDKs and Claude Code do.
+ * Where Anthropic clients may present the key as `x-api-key`: /v1/messages and its count_tokens, and the
+ * model routes when the client speaks Anthropic (sends `anthropic-version`), as the Anthropic SDKs and Claude Code do.
  */
 export function allowsXApiKey(route: string, headers: Headers): boolean {
-  return route === "/v1/messages" || (route.startsWith("/v1/models") && headers.has("anthropic-version"));
+  return (
+    route === "/v1/messages" ||
+    route === "/v1/messages/count_tokens" ||
+    (route.startsWith("/v1/models") && headers.has("anthropic-version"))
+  );
 }
 
 const SPACE = /\s/;

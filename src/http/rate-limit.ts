@@ -24,6 +24,7 @@ const INFERENCE = new Set([
   "POST /v1/chat/completions",
   "POST /v1/responses",
   "POST /v1/messages",
+  "POST /v1/messages/count_tokens",
   "GET /v1/models",
   "GET /v1/models/*",
   // Identity is read by SDK set-ups and dashboards at inference rates; it gets the same class.
