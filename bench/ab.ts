@@ -20,6 +20,9 @@
 // medians of N processes, and a change is believable when every process of one side beats every one of
 // the other. --warmup / --warmup-streams (30,000 requests, 14,336 streams: until the JIT's optimising
 // compiles are over; WARMUP in load.ts).
+// --b-load: side B runs another stream load than A (same --root/--a/--b as A for a paired comparison of
+// two dialects on the same code, e.g. --load stream --b-load messages-stream --together: is a Messages
+// stream dearer than a chat stream?).
 // --minimal: the sides are bench/minimal-proxy.ts on the socket client instead of gateways (--a/--b give
 // their environment, e.g. --b BUN_GC_TIMER_DISABLE=1): what a change to the reading machinery is worth before any gateway work.
 // --together: each round loads A_k and B_k at the same time instead of one after the other. The VM's speed
@@ -43,6 +46,7 @@ const { values: o } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
     load: { type: "string", default: "json" },
+    "b-load": { type: "string" },
     concurrency: { type: "string" },
     "per-round": { type: "string" },
     rounds: { type: "string", default: "6" },
@@ -66,10 +70,12 @@ const LOADS: Record<string, StreamKind | null> = {
   "messages-stream": "messages",
   "responses-stream": "responses",
 };
-if (!(o.load in LOADS)) throw new Error(`--load must be one of ${Object.keys(LOADS).join(", ")}, got ${o.load}`);
-/** The stream kind of a stream load; null for the JSON load. */
-const kind = LOADS[o.load]!;
-const streaming = kind !== null;
+for (const load of [o.load, o["b-load"] ?? o.load])
+  if (!(load in LOADS)) throw new Error(`--load / --b-load must be one of ${Object.keys(LOADS).join(", ")}, got ${load}`);
+/** Each side's stream kind; null for the JSON load. B's is A's unless --b-load names another. */
+const kinds = [LOADS[o.load]!, LOADS[o["b-load"] ?? o.load]!] as const;
+const streaming = kinds[0] !== null;
+if ((kinds[1] !== null) !== streaming) throw new Error("--b-load: both sides stream, or neither");
 const concurrency = Number(o.concurrency ?? (streaming ? 8 : 32));
 const perRound = Number(o["per-round"] ?? (streaming ? concurrency * 25 : 10_000));
 const rounds = Number(o.rounds);
@@ -115,21 +121,23 @@ async function main(): Promise<void> {
       }
       gateways.push(list);
     }
-    // The measured load's target; a stream load's gateways are warmed up under its kind too.
-    const target = (u: Upstream, k: StreamKind = kind ?? "chat"): Target =>
+    // A target of a gateway under one kind (the JSON load's: chat's URL).
+    const target = (u: Upstream, k: StreamKind): Target =>
       o.minimal ? kindTarget("proxy", u.url, u.child.pid, null, k) : kindTarget("switchyard", u.url, u.child.pid, g.adminKey, k);
     // Interleaved A0 B0 A1 B1 …: neighbours in the order are from different sides.
     const all: { side: 0 | 1; k: number; u: Upstream; t: Target }[] = [];
     for (let k = 0; k < processes; k++)
       for (const side of [0, 1] as const) {
         const u = gateways[side]![k]!;
-        all.push({ side, k, u, t: target(u) });
+        all.push({ side, k, u, t: target(u, kinds[side] ?? "chat") });
       }
     process.stderr.write(`[ab] warming up ${all.length} gateways…\n`);
+    // JSON and chat streams as ever; each stream kind measured adds its own streams at the same time
+    // (WARMUP, load.ts), on both sides alike.
+    const warmKinds = [...new Set<StreamKind>(["chat", ...kinds.filter((k) => k !== null)])];
     for (const { u } of all) {
-      // JSON and chat streams as ever; a dialect's load adds its own streams at the same time (WARMUP, load.ts).
-      const chat = target(u, "chat");
-      await warmUp(chat, { requests: warmup, streams: warmupStreams }, kind && kind !== "chat" ? [chat, target(u, kind)] : [chat]);
+      const streams = warmKinds.map((k) => target(u, k));
+      await warmUp(streams[0]!, { requests: warmup, streams: warmupStreams }, streams);
     }
     const cpu = all.map(() => [] as number[]);
     const unit = streaming ? "stream" : "request";
