@@ -1,6 +1,7 @@
 // Streaming calls. Before the first content event reaches the client an attempt may still fail over to
 // the next candidate (the shared loop in attempt-loop.ts); after it, the committed stream
 // (committed-stream.ts) serves the client, and a failure ends the stream with a `failed` event instead.
+// Each attempt's lifecycle, its limits and the client's departure are its session's (stream-session.ts).
 import type { RawEvent, UpstreamError, Usage } from "../providers/types";
 import type { ProviderEntry } from "../catalog/types";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
