@@ -159,7 +159,7 @@ describe("framing the client must understand", () => {
 });
 
 describe("a slow-loris upstream", () => {
-  test("an upstream dribbling its head a byte at a time is cut off by the gateway's first-byte deadline (the AbortSweeper's watch): the request rejects with a TimeoutError and its connection is closed", async () => {
+  test("an upstream dribbling its head a byte at a time is cut off by the gateway's first-byte deadline (a JSON call's AbortSweeper watch): the request rejects with a TimeoutError and its connection is closed", async () => {
     const bytes = head("200 OK", 2) + "ok";
     let closed = false;
     const u = await upstream((s) => {
@@ -172,7 +172,7 @@ describe("a slow-loris upstream", () => {
       cleanups.push(() => clearInterval(t));
     });
     const c = client();
-    // The gateway's connect / first-byte deadline: the AbortSweeper's watch on the request (attempt.ts, send).
+    // A JSON call's connect deadline: the AbortSweeper's watch on the request (attempt.ts, send); a stream's is its session's.
     const abort = new UpstreamAbort();
     const sweeper = new AbortSweeper();
     const watch = sweeper.watch({ signal: new AbortController().signal }, abort, 150);
