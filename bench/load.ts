@@ -128,7 +128,9 @@ export async function runStreams(t: Target, total: number, concurrency: number):
  * types, and compiled again only in the measured stream rounds (~140 ms of compiling in a 4,000-stream
  * window after the whole warm-up, `bench/threads.ts`, 2026-11-27; one such round read ~1.5× its
  * neighbours). Together: none in that window. Where the bench also measures the Messages and Responses
- * streams, each of them gets its own `streams` at the same time, for the same reason.
+ * streams, each of them gets its own `streams` at the same time, for the same reason, the 128 concurrent
+ * streams shared between the kinds: at 128 of each the warm-up left the gateway's heap larger (idle RSS
+ * 91–103 MB against 82–85, the 128-stream rounds' peak 92–99 against 89; bench/NOTES.md, session 41).
  */
 export const WARMUP = { requests: 30_000, streams: 14_336 };
 
@@ -137,7 +139,11 @@ export const WARMUP = { requests: 30_000, streams: 14_336 };
  * each stream kind's URL), all at once. A failure (wrong config, broken target) is thrown, not measured.
  */
 export async function warmUp(t: Target, w: { requests: number; streams: number } = WARMUP, streamTargets: Target[] = [t]): Promise<void> {
-  const [json, ...streams] = await Promise.all([runJson(t, w.requests, 32), ...streamTargets.map((s) => runStreams(s, w.streams, 128))]);
+  const concurrency = Math.max(1, Math.round(128 / streamTargets.length));
+  const [json, ...streams] = await Promise.all([
+    runJson(t, w.requests, 32),
+    ...streamTargets.map((s) => runStreams(s, w.streams, concurrency)),
+  ]);
   if (json!.firstError) throw new Error(`${t.name} warm-up failed: ${json!.firstError}`);
   streams.forEach((s, i) => {
     if (s.firstFailure) throw new Error(`${t.name} warm-up ${streamTargets[i]!.kind ?? "chat"} stream failed: ${s.firstFailure}`);
