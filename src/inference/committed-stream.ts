@@ -112,7 +112,8 @@ class CommittedStream implements SessionClient {
       this.write(opening);
       this.session.writing();
       this.s.events.listen(this.onReady);
-      if (this.encoder.plainFrame) this.s.events.passThrough((bytes, ranges, count) => this.writePlain(bytes, ranges, count));
+      if (this.encoder.plainFrame)
+        this.s.events.passThrough((bytes, ranges, count, overhead) => this.writePlain(bytes, ranges, count, overhead));
       this.drain();
       await settled;
     } catch {
@@ -207,21 +208,21 @@ class CommittedStream implements SessionClient {
    * came, copied into one array and written once (no view of `bytes`: a view of a socket read makes JSC
    * copy it into an ArrayBuffer of its own; Buffer's copy takes the range without one).
    */
-  private writePlain(bytes: Uint8Array, ranges: number[], count: number): boolean {
+  private writePlain(bytes: Uint8Array, ranges: number[], count: number, overhead: number | undefined): boolean {
     if (this.session.state === "settled") return false;
     let choices = 0;
     for (let i = 0; i < 2 * count; i += 2) choices += ranges[i + 1]! - ranges[i]!;
     const sink = this.sink;
     if (sink === null) {
       // The client left (the sink is set before the pass-through starts): counted, not written.
-      this.out.addPlain(count, choices);
+      this.out.addPlain(count, choices, overhead);
       this.session.waiting(false);
       return true;
     }
     const frame = this.encoder.plainFrame!();
     if (frame === null) return false;
     const { head, tail } = frame;
-    this.out.addPlain(count, choices);
+    this.out.addPlain(count, choices, overhead);
     const out = new Uint8Array(choices + count * (head.length + tail.length));
     let at = 0;
     for (let i = 0; i < 2 * count; i += 2) {

@@ -4,12 +4,13 @@
 // where that interface's translated stream has it (message_delta; the response of response.completed).
 // A translated attempt (a fallback to a route of another wire) goes to the interface's own encoder,
 // made only then: the Responses encoder writes response.created as it starts.
-import type { RawEvent } from "../providers/types";
-import type { NativeWire } from "../providers/types";
+import type { NativeWire, PlainChoiceFramer, RawEvent } from "../providers/types";
 import type { PipelineEvent, RoutingMetadata } from "./types";
 import { anthropicErrorType } from "./messages/errors";
 
 type Controller = TransformStreamDefaultController<string>;
+
+const BARE = { head: new Uint8Array(0), tail: new Uint8Array(0) };
 
 class NativeStreamEncoder implements Transformer<PipelineEvent, string> {
   private translating: Transformer<PipelineEvent, string> | null = null;
@@ -34,6 +35,16 @@ class NativeStreamEncoder implements Transformer<PipelineEvent, string> {
     // (or the gateway's, in the wire's shape).
     this.release(c, undefined);
     c.enqueue(ev.native ?? this.errorEvent(ev.error.code, ev.error.message));
+  }
+
+  /**
+   * The pass-through's frame (upstream-events.ts): a native content event's bytes go as they came, with
+   * nothing around them, unless something is held (they would overtake it); a translated attempt's is
+   * its own encoder's.
+   */
+  plainFrame(): { head: Uint8Array; tail: Uint8Array } | null {
+    if (this.translating) return (this.translating as Partial<PlainChoiceFramer>).plainFrame?.() ?? null;
+    return this.native && this.held === null && !this.ended ? BARE : null;
   }
 
   flush(c: Controller): void {

@@ -24,7 +24,7 @@ const LF = 10;
  * them, it tells the session it waits for the next read, as its drain would: the reader is not woken
  * for a read that queued nothing (a wake-up per chunk was ~700 instructions of each).
  */
-export type PlainChoiceWriter = (bytes: Uint8Array, ranges: number[], count: number) => boolean;
+export type PlainChoiceWriter = (bytes: Uint8Array, ranges: number[], count: number, overhead: number | undefined) => boolean;
 
 /** An event itself (no wrapper object per event), or why there is none. */
 export type NextEvent = StreamEvent | { type: "end" } | { type: "timeout"; which: Expiry } | { type: "broken"; err: unknown };
@@ -150,8 +150,14 @@ export class UpstreamEvents implements BodyTap, SessionUpstream {
     let count = 0;
     let at = start;
     while (at < end) {
-      const lf = bytes.indexOf(LF, at);
-      if (lf < 0 || lf + 1 >= end || bytes[lf + 1] !== LF) break;
+      let lf = bytes.indexOf(LF, at);
+      if (lf < 0 || lf + 1 >= end) break;
+      // A native event's data line follows its event line (PlainChoiceReader.twoLine).
+      if (bytes[lf + 1] !== LF) {
+        if (plain.twoLine !== true) break;
+        lf = bytes.indexOf(LF, lf + 1);
+        if (lf < 0 || lf + 1 >= end || bytes[lf + 1] !== LF) break;
+      }
       const from = plain.plainChoice(bytes, at, lf);
       if (from < 0) break;
       ranges[2 * count] = from;
@@ -159,7 +165,7 @@ export class UpstreamEvents implements BodyTap, SessionUpstream {
       count++;
       at = lf + 2;
     }
-    return count > 0 && this.direct!(bytes, ranges, count) ? at : start;
+    return count > 0 && this.direct!(bytes, ranges, count, plain.overhead) ? at : start;
   }
 
   end(): void {

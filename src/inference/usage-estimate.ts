@@ -29,10 +29,10 @@ export class OutputCount {
     this.chars += chars;
   }
 
-  /** `count` plain choices of `bytes` bytes in all (the pass-through's; PLAIN_CHOICE_OVERHEAD each is not content). */
-  addPlain(count: number, bytes: number): void {
+  /** `count` plain choices (or native events) of `bytes` bytes in all (the pass-through's; `overhead` each is not content). */
+  addPlain(count: number, bytes: number, overhead = PLAIN_CHOICE_OVERHEAD): void {
     this.deltas += count;
-    this.chars += bytes - count * PLAIN_CHOICE_OVERHEAD;
+    this.chars += Math.max(0, bytes - count * overhead);
   }
 
   /** A native content event carrying about `chars` characters of output. */

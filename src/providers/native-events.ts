@@ -80,3 +80,49 @@ export function nativeAdapterOf(
     streamTransformer: transformer,
   };
 }
+
+const LF = 10;
+const EVENT_LINE = new TextEncoder().encode("event: ");
+const DATA_LINE = new TextEncoder().encode("\ndata: ");
+
+function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * The pass-through of a native stream's content events (providers/types.ts PlainChoiceReader): an event
+ * written `event: <name>` + `data: …` whose name `isContent` accepts is what the full path would write
+ * unparsed anyway (rawEvent), so its bytes go to the client as they came, without decoding or SSE
+ * parsing. Anything else (another layout, CRLF line ends, a data-only event) takes the full path.
+ */
+export class NativeContentBytes {
+  readonly twoLine = true;
+  choiceEnd = -1;
+  /** Off once the stream failed or reached its terminal event: the full path then reads what follows. */
+  on = true;
+
+  constructor(
+    private readonly isContent: (bytes: Uint8Array, from: number, to: number) => boolean,
+    /** Bytes of such an event that are not output: its event line, its JSON around the text, its line ends. */
+    readonly overhead: number,
+  ) {}
+
+  /** For bytes[start, end) (an event, `end` at its data line's end): `start` when it is a content event, else -1. */
+  plainChoice(bytes: Uint8Array, start: number, end: number): number {
+    if (!this.on || !startsWith(bytes, start, EVENT_LINE)) return -1;
+    const nameEnd = bytes.indexOf(LF, start + EVENT_LINE.length);
+    if (nameEnd < 0 || nameEnd >= end || !this.isContent(bytes, start + EVENT_LINE.length, nameEnd)) return -1;
+    if (!startsWith(bytes, nameEnd, DATA_LINE)) return -1;
+    this.choiceEnd = end + 2; // the event and its blank line
+    return start;
+  }
+}
+
+/** Whether bytes[from, to) are `name`'s characters (ASCII). */
+export function bytesAre(bytes: Uint8Array, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (bytes[from + i] !== name.charCodeAt(i)) return false;
+  return true;
+}

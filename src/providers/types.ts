@@ -160,6 +160,13 @@ export interface PlainChoiceReader {
    */
   plainChoice(bytes: Uint8Array, start: number, end: number): number;
   readonly choiceEnd: number;
+  /**
+   * A native reader's events are two lines (`event: …` then `data: …`): `end` is then the data line's
+   * end, and the range handed back is the whole event, its blank line included (native-events.ts).
+   */
+  readonly twoLine?: boolean;
+  /** Bytes of each passed range that are not output (for the estimate); the chat choice's own by default. */
+  readonly overhead?: number;
 }
 
 /** A client wire that writes a plain choice (PlainChoiceReader) as head + the choice's bytes + tail. */

@@ -3,11 +3,21 @@
 // events back as Anthropic wrote them. Only what metering and fallback need is read: message_start and
 // message_delta for usage, content events to know the answer has begun, error events. Content deltas,
 // the bulk of a stream, are not parsed.
-import type { NativeAdapter, RawEvent, StreamEvent, UpstreamTarget } from "../types";
+import type { NativeAdapter, PlainChoiceReader, RawEvent, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { contentChars, eventType, nativeAdapterOf, nativeBody, rawEvent, sseText, withNative } from "../native-events";
+import {
+  bytesAre,
+  contentChars,
+  eventType,
+  NativeContentBytes,
+  nativeAdapterOf,
+  nativeBody,
+  rawEvent,
+  sseText,
+  withNative,
+} from "../native-events";
 import { anthropicAdapter } from "./adapter";
 import { ANTHROPIC_VERSION, anthropicApiRoot } from "./request";
 import { anthropicError, anthropicErrorStatus, anthropicUsage, type AnthropicUsageWire } from "./wire";
@@ -45,12 +55,26 @@ interface State {
   credential: string | null;
 }
 
-export function anthropicNativeTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
+/** `event: content_block_delta` + `data: ` + the JSON around its text + the blank line: not output. */
+const EVENT_OVERHEAD = "event: content_block_delta\ndata: ".length + DELTA_OVERHEAD + 2;
+
+const isDelta = (bytes: Uint8Array, from: number, to: number) => bytesAre(bytes, from, to, "content_block_delta");
+
+export function anthropicNativeTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
   const state: State = { usage: {}, usageSent: false, terminal: false, failed: false, credential: target.apiKey };
+  // Content deltas, the bulk of a stream, pass as bytes once the client is being served (upstream-events.ts).
+  const bytes = new NativeContentBytes(isDelta, EVENT_OVERHEAD);
   return {
+    twoLine: true,
+    overhead: EVENT_OVERHEAD,
+    plainChoice: (b, start, end) => bytes.plainChoice(b, start, end),
+    get choiceEnd() {
+      return bytes.choiceEnd;
+    },
     transform(e, c) {
       if (state.failed) return;
       for (const out of translate(state, e)) c.enqueue(out);
+      bytes.on = !state.failed && !state.terminal;
     },
     flush(c) {
       if (state.failed) return;

@@ -3,11 +3,21 @@
 // reasoning items of earlier turns, built-in tools), and the events back as the provider wrote them.
 // Only what metering and fallback need is read: the terminal response's usage, the failure events, and
 // which events are the answer itself. Delta events, the bulk of a stream, are not parsed.
-import type { NativeAdapter, RawEvent, StreamEvent, UpstreamTarget } from "../types";
+import type { NativeAdapter, PlainChoiceReader, RawEvent, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
-import { contentChars, eventType, nativeAdapterOf, nativeBody, rawEvent, sseText, withNative } from "../native-events";
+import {
+  bytesAre,
+  contentChars,
+  eventType,
+  NativeContentBytes,
+  nativeAdapterOf,
+  nativeBody,
+  rawEvent,
+  sseText,
+  withNative,
+} from "../native-events";
 import { trimSlash } from "../openai-compatible/request";
 import { openAIResponsesAdapter } from "./adapter";
 import { responsesError, responsesErrorStatus, responsesUsage, type ResponseObjectWire } from "./wire";
@@ -41,12 +51,32 @@ interface State {
   credential: string | null;
 }
 
-export function responsesNativeTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
+/** `event: response.output_text.delta` + `data: ` + the JSON around its text + the blank line: not output. */
+const EVENT_OVERHEAD = "event: response.output_text.delta\ndata: ".length + DELTA_OVERHEAD + 2;
+
+const DELTA_SUFFIX = ".delta";
+
+/** A `response.….delta` event name (text, reasoning summary, function arguments…): what translate calls content. */
+function isDelta(bytes: Uint8Array, from: number, to: number): boolean {
+  if (to - from <= DELTA_SUFFIX.length || !bytesAre(bytes, from, from + 9, "response.")) return false;
+  return bytesAre(bytes, to - DELTA_SUFFIX.length, to, DELTA_SUFFIX);
+}
+
+export function responsesNativeTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
   const state: State = { terminal: false, failed: false, credential: target.apiKey };
+  // Delta events, the bulk of a stream, pass as bytes once the client is being served (upstream-events.ts).
+  const bytes = new NativeContentBytes(isDelta, EVENT_OVERHEAD);
   return {
+    twoLine: true,
+    overhead: EVENT_OVERHEAD,
+    plainChoice: (b, start, end) => bytes.plainChoice(b, start, end),
+    get choiceEnd() {
+      return bytes.choiceEnd;
+    },
     transform(e, c) {
       if (state.failed || state.terminal) return;
       for (const out of translate(state, e)) c.enqueue(out);
+      bytes.on = !state.failed && !state.terminal;
     },
     flush(c) {
       if (!state.failed && !state.terminal)
