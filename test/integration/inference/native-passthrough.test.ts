@@ -166,6 +166,17 @@ describe("Messages to an Anthropic route pass through whole", () => {
       ["content_block_stop", { type: "content_block_stop", index: 2 }],
       ["content_block_start", { type: "content_block_start", index: 3, content_block: { type: "text", text: "", citations: [] } }],
       ["content_block_delta", { type: "content_block_delta", index: 3, delta: { type: "text_delta", text: "Hello" } }],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 3,
+          delta: {
+            type: "citations_delta",
+            citation: { type: "web_search_result_location", url: "https://bun.sh", title: "Bun", cited_text: "fast" },
+          },
+        },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 3 }],
       [
         "message_delta",
@@ -382,6 +393,62 @@ describe("Responses to a Responses-API route pass through whole", () => {
     expect(routing_metadata).toMatchObject({ provider: "delta" });
     const row = await recordOf("native-resp-1");
     expect(row).toMatchObject({ inputTokens: 50, outputTokens: 9, cachedTokens: 40, success: true });
+  });
+
+  test("the provider's error comes back in its own shape, wording and status, before the stream and in it (response.failed relayed as written)", async () => {
+    const body = {
+      error: {
+        message: "Unsupported parameter: 'reasoning.summary'.",
+        type: "invalid_request_error",
+        param: "reasoning.summary",
+        code: "unsupported_parameter",
+      },
+    };
+    mock.setScript({ provider: "delta" }, { kind: "error", status: 400, body });
+    const r = await responses(codexBody());
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual(body);
+    const failed = {
+      type: "response.failed",
+      sequence_number: 3,
+      response: {
+        id: "resp_f",
+        object: "response",
+        status: "failed",
+        error: { code: "server_error", message: "The model crashed." },
+        output: [],
+      },
+    };
+    mock.setScript(
+      { provider: "delta" },
+      {
+        kind: "sse",
+        chunks: sse([
+          [
+            "response.created",
+            { type: "response.created", sequence_number: 0, response: { id: "resp_f", status: "in_progress", output: [] } },
+          ],
+          [
+            "response.output_text.delta",
+            { type: "response.output_text.delta", sequence_number: 1, item_id: "m", output_index: 0, content_index: 0, delta: "Hal" },
+          ],
+          [
+            "response.output_text.delta",
+            { type: "response.output_text.delta", sequence_number: 2, item_id: "m", output_index: 0, content_index: 0, delta: "f" },
+          ],
+          ["response.failed", failed],
+        ]),
+      },
+    );
+    const streamed = await responses({ ...codexBody(), stream: true });
+    const got = parseSse(await streamed.text());
+    expect(got.map(([n]) => n)).toEqual([
+      "response.created",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.failed",
+    ]);
+    expect(got.at(-1)![1]).toEqual(failed);
   });
 
   test("a follow-up (previous_response_id) goes to the route that stored the response; an unknown or unstored one gets the documented 400", async () => {
