@@ -197,7 +197,7 @@ const stealWarning = (percent: number): string =>
 const BEGIN = "<!-- bench:begin -->";
 const END = "<!-- bench:end -->";
 
-/** Replaces the generated part of the README's Benchmark section (or appends the section at the end). */
+/** Replaces the generated table of a document (docs/benchmark.md) between its markers (or appends a Benchmark section). */
 export function updateReadme(readme: string, markdown: string): string {
   const block = `${BEGIN}\n${markdown}${END}`;
   const a = readme.indexOf(BEGIN);
