@@ -55,7 +55,11 @@ export function checkGatewayFields(
   ] as const) {
     if (value === undefined) continue;
     const err = firstFieldError(schema, value);
-    if (err) throw validationApiError({ ...err, param: err.param ? `${name}${err.param.startsWith("[") ? "" : "."}${err.param}` : name });
+    if (!err) continue;
+    // The error is relative to the field: its param, and the name its message quotes, get the field's name in front.
+    const param = err.param ? `${name}${err.param.startsWith("[") ? "" : "."}${err.param}` : name;
+    const quoted = err.param ? `'${err.param}'` : "The request body";
+    throw validationApiError({ param, message: err.message.replace(quoted, `'${param}'`) });
   }
   return { gateway: gateway as Gateway | undefined, extensions: extensions as Record<string, Record<string, unknown>> | undefined };
 }

@@ -51,6 +51,8 @@ function resolve(error: ValueError): Resolved {
   }
   // A number out of range in `number | null` should say so, not "must be a number or a null".
   const kind = error.value === null ? "null" : Array.isArray(error.value) ? "array" : typeof error.value;
+  // A closed set of literals ("p50" | "p95") is described whole, not by its first member.
+  if (variants.every((v) => v.const !== undefined)) return { error };
   const sameKind = variants.findIndex((v) => v.type === kind || (v.type === "integer" && kind === "number"));
   const sameKindError = kind !== "object" && sameKind >= 0 ? error.errors[sameKind]?.First() : undefined;
   if (sameKindError) return resolve(sameKindError);
