@@ -4,11 +4,13 @@
 // which route served each Responses ID (so a `previous_response_id` follow-up finds it on any instance).
 // Everything here degrades to per-instance behaviour while Redis is down and rejoins when it returns.
 //
-// Deliberately per instance, even in shared mode: router statistics (TTFT, throughput, error rates)
-// and circuit-breaker state (routing/health.ts). Each instance learns them from its own traffic; they
-// steer choices between healthy candidates and converge quickly, so sharing them would add a Redis
-// round trip per attempt for little gain. Credit balances are also per instance (refreshed from
-// Postgres by CreditService); the holds of calls in flight against them are shared.
+// Router statistics are shared too (routing/redis-health-sync.ts): every instance's attempt outcomes
+// (TTFT, throughput, success or failure) reach the others in batches within about 100 ms, over pub/sub
+// and off the hot path, so the fleet learns one set of estimates and a route that fails on one instance
+// opens its circuit on the others; a capped log of the last batches lets a joining instance start warm.
+// Each instance still keeps its own HealthStore and decides locally.
+// Credit balances are per instance (refreshed from Postgres by CreditService); the holds of calls in
+// flight against them are shared.
 import type { ApiKeyCache } from "./auth/key-cache";
 import type { LimitTable } from "./limits/classes";
 import { RedisResponseRouteMemory } from "./inference/responses/redis-route-memory";
@@ -23,6 +25,8 @@ import type { Database } from "./platform/db/database";
 import { InvalidationBus } from "./platform/invalidation";
 import type { Logger } from "./platform/logger";
 import { RedisConnection, type RedisStatus } from "./platform/redis";
+import type { HealthStore } from "./routing/health";
+import { RedisHealthSync, type HealthSyncStats } from "./routing/redis-health-sync";
 
 export interface SharedModeOptions {
   url: string;
@@ -35,6 +39,8 @@ export interface SharedModeOptions {
   management: Pick<Management, "routingDefaults" | "byok">;
   /** How long a response ID's route is remembered (config `response_route_ttl_hours`). */
   responseRouteTtlMs: number;
+  /** The router's statistics: its samples are published to the other instances and theirs applied to it. */
+  health: HealthStore;
 }
 
 export interface SharedMode {
@@ -47,8 +53,10 @@ export interface SharedMode {
   idempotencyLock: RedisIdempotencyLock;
   /** The route and credential that served each Responses ID, for follow-ups on any instance. */
   responseRoutes: RedisResponseRouteMemory;
-  /** For /readyz: the connection and what the bus has seen. */
-  status(): RedisStatus & { invalidations: InvalidationBus["stats"] };
+  /** Route health samples to and from the other instances. */
+  healthSync: RedisHealthSync;
+  /** For /readyz: the connection and what the bus and the route health channel have seen. */
+  status(): RedisStatus & { invalidations: InvalidationBus["stats"]; routeHealth: HealthSyncStats };
   /** Connects (waiting at most ~2 s; never throws), subscribes, starts the budget definitions refresh. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +67,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
   const redis = new RedisConnection(o.url, o.prefix, o.logger);
   const bus = new InvalidationBus(redis, o.logger);
   const budgets = new RedisBudgetCounters(redis, o.db, o.logger);
+  const healthSync = new RedisHealthSync(redis, o.health, o.logger);
   return {
     redis,
     bus,
@@ -67,10 +76,12 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
     creditHolds: new RedisCreditHolds(redis, o.logger),
     idempotencyLock: new RedisIdempotencyLock(redis),
     responseRoutes: new RedisResponseRouteMemory(redis, o.responseRouteTtlMs),
-    status: () => ({ ...redis.status(), invalidations: { ...bus.stats } }),
+    healthSync,
+    status: () => ({ ...redis.status(), invalidations: { ...bus.stats }, routeHealth: { ...healthSync.stats } }),
     async start() {
       bus.start(invalidationHandler({ keys: o.keys, apiKeys: o.apiKeys, management: o.management, budgets }));
       budgets.start();
+      healthSync.start();
       // Messages sent while this instance was cut off are lost: re-read what they would have said.
       redis.onChange((up) => {
         if (up) void budgets.reloadDefinitions().catch(() => undefined);
@@ -79,6 +90,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
     },
     async close() {
       budgets.stop();
+      healthSync.stop();
       await redis.close();
     },
   };
