@@ -184,6 +184,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
         apiKeys: repos.apiKeys,
         management,
         responseRouteTtlMs: config.responseRouteTtlMs,
+        health,
       })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
