@@ -2,6 +2,7 @@
 // every attempt failed.
 import { ApiError } from "../http/errors";
 import type { UpstreamError } from "../providers/types";
+import type { Candidate } from "../routing/types";
 import type { AttemptPlan } from "./attempt";
 import type { Prepared } from "./prepare";
 import type { AttemptSummary, RoutingMetadata } from "./types";
@@ -20,6 +21,7 @@ export function routingMetadata(
     provider_model_id: plan.candidate.route.providerModelId,
     model_canonical: plan.candidate.model.id,
     routing_strategy: prepared.strategy,
+    ...rankedOn(plan.candidate),
     cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
     // The translation's warnings are not about a body that went as it was sent.
     warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
@@ -28,6 +30,19 @@ export function routingMetadata(
   if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);
   if (measured.throughputTps !== undefined) meta.throughput_tps = Math.round(measured.throughputTps * 10) / 10;
   return meta;
+}
+
+/**
+ * What the router knew when it chose the served route: the figures it ranked on, and why the route led
+ * (exploration or stickiness). Always present, booleans included, so clients need no absent-means-false rule.
+ */
+function rankedOn(c: Candidate): Pick<RoutingMetadata, "ttft_ms_estimate" | "throughput_tps_estimate" | "exploration" | "sticky"> {
+  return {
+    ttft_ms_estimate: Math.round(c.breakdown.ttft.value),
+    throughput_tps_estimate: Math.round(c.breakdown.tps.value * 10) / 10,
+    exploration: c.explored === true,
+    sticky: c.sticky === true,
+  };
 }
 
 /**

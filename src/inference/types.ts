@@ -17,6 +17,14 @@ export interface RoutingMetadata {
   routing_strategy: string;
   ttft_ms?: number;
   throughput_tps?: number;
+  /** The served route's TTFT estimate the router ranked on (p50, ms, integer): the prior until measured. */
+  ttft_ms_estimate: number;
+  /** The served route's throughput estimate the router ranked on (p50, tokens/s, one decimal). */
+  throughput_tps_estimate: number;
+  /** The route led the plan to be measured (the bandit's pick), not because it ranked best. */
+  exploration: boolean;
+  /** The route led the plan because the conversation's prompt cache lives there. */
+  sticky: boolean;
   cost: { usd: number; microdollars: number };
   warnings: Warning[];
   attempts: AttemptSummary[];
