@@ -66,7 +66,7 @@ export function createApp(deps: Deps) {
               "A call in a route's own dialect passes through as sent (Messages to anthropic routes, Responses to Responses-API routes, chat to OpenAI-compatible routes; model replaced, anthropic-version/anthropic-beta/OpenAI-Beta forwarded) and its answer comes back as the provider wrote it with routing_metadata added (JSON: last field; Messages stream: message_delta; Responses stream: response.completed's response); Messages and Responses provider errors keep the provider's status and body (but 401/403 on the gateway's credential: 502); previous_response_id goes to the route that stored the response (remembered response_route_ttl_hours), else 400.",
               "/v1/messages/count_tokens is counted by an Anthropic route when the model has one (its answer as it came), else estimated with o200k_base; the x-switchyard-token-count header says which (provider or estimate); counts are not charged.",
               "Choices beyond the API document (also in the README): chat streams always end with a usage chunk, a routing_metadata chunk and [DONE];",
-              "routing_metadata adds cost.microdollars and attempts[]; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
+              "routing_metadata adds cost.microdollars, attempts[], the served route's ttft_ms_estimate and throughput_tps_estimate (what the router ranked on) and exploration/sticky (why it led); GET /v1/routing/health (scope routing:read) shows every route's estimates, samples, circuit and last failure; inference needs a valid key and no scope; lists are {<plural>: [...], count};",
               "writes answer 202 with propagation_status 'pending' in shared (Redis) mode; rate limits are token buckets per class (README): key_creation per workspace, unknown keys per client address;",
               "inference bodies are read as JSON whatever their Content-Type; the API key is checked before any body is read (401 first),",
               `bodies are limited while they stream in (config max_request_body_mb: 20 MB inference, 1 MB management; 413 request_too_large), nest at most ${MAX_JSON_DEPTH} levels (400 invalid_request),`,
@@ -88,7 +88,7 @@ export function createApp(deps: Deps) {
     .use(inference[1]!.plugin)
     .use(inference[2]!.plugin)
     .use(inference[3]!.plugin)
-    .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management))
+    .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management, deps.health))
     .use(docsRoutes(getSpec))
     .onStart(({ server: s }) => {
       server = s;

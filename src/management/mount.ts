@@ -31,6 +31,8 @@ export type Handler = (call: Call) => Promise<Reply>;
 export interface RouteDoc {
   body?: TSchema;
   query?: TObject;
+  /** The 200 body, for the OpenAPI document (the handler's reply is not checked against it). */
+  response?: TSchema;
   description?: string;
 }
 
@@ -51,6 +53,7 @@ function openapiDetail(spec: RouteSpec, doc: RouteDoc) {
     description: notes.join(" "),
     security: spec.public ? [] : [{ bearer: [] }],
     ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: doc.body } } } } : {}),
+    ...(doc.response ? { responses: { 200: { description: "OK", content: { "application/json": { schema: doc.response } } } } } : {}),
     "x-rate-class": spec.rateClass,
   };
 }

@@ -48,6 +48,7 @@ export const MANAGEMENT_ROUTES = {
   "routing.get": r("GET", `${W}/routing-defaults`, ["routing:read"], READ, "routing", "Get the workspace's routing defaults"),
   "routing.update": r("PATCH", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Change some routing defaults"),
   "routing.delete": r("DELETE", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Clear every routing default"),
+  "routingHealth.get": r("GET", "/v1/routing/health", ["routing:read"], READ, "routing", "Every route's estimates, samples and circuit"),
   "usage.get": r("GET", `${W}/usage`, ["usage:read"], READ, "usage", "Usage aggregates over a date range"),
   "requests.list": r("GET", `${W}/requests`, ["usage:read"], READ, "usage", "List request records"),
   "requests.get": r("GET", `${W}/requests/:request_id`, ["usage:read"], READ, "usage", "One request with every attempt"),

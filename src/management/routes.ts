@@ -12,6 +12,8 @@ import { inviteRoutes } from "./invites/routes";
 import { memberRoutes } from "./members/routes";
 import { requestRoutes } from "./requests/routes";
 import { routingDefaultsRoutes } from "./routing-defaults/routes";
+import { routingHealthRoutes } from "./routing-health/routes";
+import type { RoutingHealthSource } from "./routing-health/render";
 import { usageRoutes } from "./usage/routes";
 import { workspaceRoutes } from "./workspaces/routes";
 
@@ -29,9 +31,11 @@ const FEATURES = [
   auditRoutes,
 ];
 
-export function managementRoutes(m: Management, maxBodyBytes: number): Elysia {
+/** `health`: the router's health store, for GET /v1/routing/health (the one route reading live routing state). */
+export function managementRoutes(m: Management, maxBodyBytes: number, health: RoutingHealthSource): Elysia {
   // Every route of the plugin reads its body through this one parser (mount.ts: the key check comes first).
   const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes));
   for (const feature of FEATURES) feature(app as unknown as Elysia, m);
+  routingHealthRoutes(app as unknown as Elysia, m, health);
   return app as unknown as Elysia;
 }
