@@ -8,8 +8,10 @@ import {
   DEFAULT_STREAM_TIMEOUT_MS,
   DEFAULT_LATENCY_PRIOR,
   DEFAULT_TIMEOUT_MS,
+  LATENCY_HINT_PRIORS,
   PROVIDER_LATENCY_PRIORS,
   defaultApiKeyEnv,
+  type LatencyPrior,
 } from "./providers";
 import {
   CAPABILITY_KEYS,
@@ -102,6 +104,13 @@ function capabilitiesFromConfig(given: Record<string, boolean> | undefined, path
   return caps;
 }
 
+/** The route's prior: its provider's own when the route names no other hint, else the hint's figures. */
+function latencyPrior(r: RouteConfigT): LatencyPrior {
+  const own = PROVIDER_LATENCY_PRIORS.get(r.provider) ?? DEFAULT_LATENCY_PRIOR;
+  if (r.latency_hint === undefined || r.latency_hint === own.hint) return own;
+  return LATENCY_HINT_PRIORS[r.latency_hint];
+}
+
 function routeFromConfig(
   r: RouteConfigT,
   path: string,
@@ -119,9 +128,9 @@ function routeFromConfig(
       throw new Error(`${path}.endpoints[${i}]: "${e}" is not one of ${ENDPOINTS.join(", ")}`);
     return e as Endpoint;
   });
-  const prior = PROVIDER_LATENCY_PRIORS.get(r.provider) ?? DEFAULT_LATENCY_PRIOR;
+  const prior = latencyPrior(r);
   const contextWindow = r.context_window ?? DEFAULT_CONTEXT_WINDOW;
-  const latencyHint = r.latency_hint ?? prior.hint;
+  const latencyHint = prior.hint;
   const cacheReadPrice = r.cache_read_price ?? null;
   const cacheWritePrice = r.cache_write_price ?? null;
   return {

@@ -23,7 +23,19 @@ export interface LatencyPrior {
   tps: number;
 }
 
-export const DEFAULT_LATENCY_PRIOR: LatencyPrior = { hint: "normal", ttftMs: 800, tps: 60 };
+export const LATENCY_HINTS = ["fast", "normal", "slow"] as const;
+
+/**
+ * What a route's `latency_hint` means before any measurement (docs/routing.md): a config route that names
+ * a hint without `ttft_hint_ms` / `tps_hint` starts from these, unless its provider's own prior has that hint.
+ */
+export const LATENCY_HINT_PRIORS: Readonly<Record<LatencyPrior["hint"], LatencyPrior>> = {
+  fast: { hint: "fast", ttftMs: 300, tps: 150 },
+  normal: { hint: "normal", ttftMs: 800, tps: 60 },
+  slow: { hint: "slow", ttftMs: 2_000, tps: 25 },
+};
+
+export const DEFAULT_LATENCY_PRIOR: LatencyPrior = LATENCY_HINT_PRIORS.normal;
 
 /** `[name, rpm, tpm, data_policy?]`; the first row is the default tier. */
 type TierRow = [string, number | null, number | null, DataPolicy?];

@@ -10,6 +10,17 @@ import { EnvSchema, FileConfigSchema, type Env, type FileConfig } from "./schema
 
 export class ConfigError extends Error {}
 
+export interface RoutingTuning {
+  /** Largest share of requests the router may spend measuring a route other than its best (default 0.05). */
+  exploreShare: number;
+  /** A sample's weight halves after this long, so a route left unmeasured drifts back to uncertainty (default 10 min). */
+  sampleHalfLifeMs: number;
+  /** How long a conversation stays on the route that holds its prompt cache (default 10 min; 0: never sticky). */
+  stickyTtlMs: number;
+}
+
+export const DEFAULT_ROUTING_TUNING: RoutingTuning = Object.freeze({ exploreShare: 0.05, sampleHalfLifeMs: 600_000, stickyTtlMs: 600_000 });
+
 export interface Config {
   port: number;
   host: string;
@@ -32,6 +43,8 @@ export interface Config {
   maxRequestBodyBytes: { inference: number; management: number };
   /** How long the route of a Responses ID is remembered, ms (config file `response_route_ttl_hours`; 30 days by default). */
   responseRouteTtlMs: number;
+  /** The adaptive router's tuning (config file `routing`): see routing/health.ts and docs/routing.md. */
+  routing: RoutingTuning;
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
   credentialEnv: Record<string, string>;
 }
@@ -146,6 +159,11 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       management: Math.floor((file.max_request_body_mb?.management ?? 1) * MB),
     }),
     responseRouteTtlMs: Math.floor((file.response_route_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
+    routing: Object.freeze({
+      exploreShare: file.routing?.explore_share ?? DEFAULT_ROUTING_TUNING.exploreShare,
+      sampleHalfLifeMs: (file.routing?.sample_half_life_s ?? DEFAULT_ROUTING_TUNING.sampleHalfLifeMs / 1000) * 1000,
+      stickyTtlMs: (file.routing?.sticky_ttl_s ?? DEFAULT_ROUTING_TUNING.stickyTtlMs / 1000) * 1000,
+    }),
     credentialEnv,
   });
 }

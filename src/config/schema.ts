@@ -74,7 +74,7 @@ export const RouteConfig = Type.Object(
     cache_write_price: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
     context_window: Type.Optional(Type.Integer({ minimum: 1 })),
     max_output_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
-    latency_hint: Type.Optional(Type.String()),
+    latency_hint: Type.Optional(Type.Union([Type.Literal("fast"), Type.Literal("normal"), Type.Literal("slow")])),
     ttft_hint_ms: Type.Optional(Type.Number({ minimum: 0 })),
     tps_hint: Type.Optional(Type.Number({ minimum: 0 })),
     data_policy: Type.Optional(DataPolicy),
@@ -124,6 +124,17 @@ export const FileConfigSchema = Type.Object(
     circuit: Type.Optional(
       Type.Object(
         { failure_threshold: Type.Optional(Type.Integer({ minimum: 1 })), cooldown_ms: Type.Optional(Type.Integer({ minimum: 1 })) },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The adaptive router's tuning (docs/routing.md): exploration share, how fast old samples fade, cache stickiness. */
+    routing: Type.Optional(
+      Type.Object(
+        {
+          explore_share: Type.Optional(Type.Number({ minimum: 0, maximum: 0.5 })),
+          sample_half_life_s: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86_400 })),
+          sticky_ttl_s: Type.Optional(Type.Number({ minimum: 0, maximum: 86_400 })),
+        },
         { additionalProperties: false },
       ),
     ),

@@ -9,6 +9,7 @@ import { buildRecord, ZERO_USAGE, type AttemptOutcome } from "./record";
 import type { Prepared } from "./prepare";
 import { upstreamFailure, type AttemptLog } from "./outcome";
 import { isProviderFault } from "../routing/fault";
+import { rememberSticky } from "./sticky/route";
 
 export type TryResult<T> = { ok: true; value: T } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 
@@ -24,7 +25,7 @@ export type TryOne<T> = (plan: AttemptPlan, attempt: number, log: AttemptLog[], 
 export function reportFailure(deps: InferenceDeps, workspaceId: string, plan: AttemptPlan, error: UpstreamError): void {
   const key = plan.candidate.routeKey;
   if (isProviderFault(error, plan.apiKeySource))
-    deps.health.recordFailure(key, { retryAfterMs: error.retryAfterMs, workspaceId }, Date.now());
+    deps.health.recordFailure(key, { retryAfterMs: error.retryAfterMs, workspaceId, status: error.status, code: error.code }, Date.now());
   else deps.health.releaseProbe(key);
 }
 
@@ -60,7 +61,10 @@ export async function runAttempts<T>(
       const attempt = log.length + 1;
       release(false);
       const r = await tryOne(plan, attempt, log, startedAt);
-      if (r.ok) return r.value;
+      if (r.ok) {
+        rememberSticky(deps, ctx, c);
+        return r.value;
+      }
       const { error, latencyMs } = r;
       const failure = { attempt, final: false, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0 };
       if (r.cancelled) {

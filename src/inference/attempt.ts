@@ -33,7 +33,7 @@ export function planAttempt(
   endpoint?: string,
 ): AttemptPlan {
   const provider = candidate.provider;
-  const cred = credentialFor(deps, workspaceId, provider.id);
+  const cred = credentialFor(deps, workspaceId, provider.id, candidate.keySource);
   const native = prepared.native;
   const nativeAdapter = native ? nativeAdapterFor(provider, candidate.route, native.wire) : null;
   // The platform pays the provider: nothing priced above the catalog's standard tier goes upstream.

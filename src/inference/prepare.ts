@@ -4,7 +4,7 @@ import type { Endpoint, ModelEntry } from "../catalog/types";
 import { ApiError } from "../http/errors";
 import { parseModelSuffix } from "../routing/model-suffix";
 import { planRoute } from "../routing/candidates";
-import type { Candidate, Optimize, RequestRouting } from "../routing/types";
+import type { Candidate, CredentialChoice, Optimize, RequestRouting } from "../routing/types";
 import type { ChatRequest, NativeRequest, Warning } from "../providers/types";
 import { nativeAdapterFor } from "../providers/registry";
 import type { ServedRoute } from "./responses/route-memory";
@@ -84,7 +84,7 @@ export function prepareCall(
     providers: deps.catalog.providers,
     request: requestRouting,
     defaults: deps.routingDefaults.get(ctx.workspaceId),
-    hasCredential: (p) => hasCredential(deps, ctx.workspaceId, p),
+    credential: (p, choice) => credentialSource(deps, ctx.workspaceId, p, choice),
     health: deps.health,
     endpoint,
     now: Date.now(),
@@ -117,18 +117,34 @@ export function prepareCall(
 }
 
 export function hasCredential(deps: InferenceDeps, workspaceId: string, providerId: string): boolean {
-  const p = deps.catalog.providers.get(providerId);
-  if (!p) return false;
-  return p.local || p.platformKey !== null || deps.byok.defaultKeyFor(workspaceId, providerId) !== null;
+  return credentialSource(deps, workspaceId, providerId, "any") !== null;
 }
 
-/** Which credential serves this provider for this workspace: BYOK default first, then the platform key. */
+/** Whose credential would pay under `choice` ("any": the workspace's BYOK default first); local providers need none. */
+export function credentialSource(
+  deps: InferenceDeps,
+  workspaceId: string,
+  providerId: string,
+  choice: CredentialChoice,
+): "byok" | "platform" | null {
+  const p = deps.catalog.providers.get(providerId);
+  if (!p) return null;
+  if (choice !== "platform" && deps.byok.defaultKeyFor(workspaceId, providerId) !== null) return "byok";
+  if (choice === "byok") return null;
+  return p.local || p.platformKey !== null ? "platform" : null;
+}
+
+/**
+ * The credential for this provider and workspace: BYOK default first, then the platform key; `source`
+ * "platform" (the planner's choice under only_platform) skips the BYOK key.
+ */
 export function credentialFor(
   deps: InferenceDeps,
   workspaceId: string,
   providerId: string,
+  source?: "byok" | "platform",
 ): { apiKey: string | null; source: "byok" | "platform" } {
-  const byok = deps.byok.defaultKeyFor(workspaceId, providerId);
+  const byok = source === "platform" ? null : deps.byok.defaultKeyFor(workspaceId, providerId);
   if (byok) return { apiKey: byok.secret, source: "byok" };
   return { apiKey: deps.catalog.providers.get(providerId)?.platformKey ?? null, source: "platform" };
 }

@@ -1,18 +1,32 @@
 // planRoute: from the requested models to an ordered attempt plan (CONTRACT §2). Pure apart from
-// reading the health store; runs on every request, so it walks the routes once and allocates only
-// the candidates it keeps.
+// reading the health store (and its bandit's budget); runs on every request, so it walks the routes once
+// and allocates only the candidates it keeps.
 //
-// Filter order: endpoint support, then the constraints — `providers` allow-list,
-// `exclude_providers`, data policy, blended price, expected TTFT — then servability — provider
-// known and credentialed, circuit not open (a half-open circuit with its probe already taken counts
-// as open). When the constraints empty the list the answer names the one that emptied it
+// Filter order: endpoint support, then the constraints — `providers` allow-lists (the workspace's and
+// the request's), exclusions, only_byok / only_platform, data policy, blended price, expected TTFT (at
+// `ttft_percentile`), expected throughput (at `throughput_percentile`), success rate — then servability —
+// provider known and credentialed, circuit not open (a half-open circuit with its probe already taken
+// counts as open). When the constraints empty the list the answer names the one that emptied it
 // (400 no_eligible_route); when routes survive the constraints but none can serve, or no requested
 // model has a route for the endpoint at all, it is no_provider_available (503).
+//
+// Ranking uses the routes' estimates (health.ts, estimates.ts); the bandit (explore.ts) may lead with
+// another route to measure it, and a conversation's cache route (sticky) leads when it is eligible.
 import type { DataPolicy, Endpoint, ModelEntry, ProviderEntry, RouteEntry } from "../catalog/types";
 import { planLength, resolveRoutingOptions, ROUTING_DEFAULTS } from "./defaults";
+import { explorationPick } from "./explore";
 import type { HealthStore } from "./health";
-import { rankCandidates } from "./rank";
-import type { Candidate, NoEligibleConstraint, RequestRouting, RoutePlan, RoutingOptions, WorkspaceRoutingDefaults } from "./types";
+import { rankCandidates, rankedFigures, scoreCandidates as scoreCandidatesFor } from "./rank";
+import type {
+  Candidate,
+  CredentialChoice,
+  NoEligibleConstraint,
+  RequestRouting,
+  RouteEstimate,
+  RoutePlan,
+  RoutingOptions,
+  WorkspaceRoutingDefaults,
+} from "./types";
 
 export interface PlanInput {
   /** The requested models, aliases already resolved, in the order the caller gave them. */
@@ -22,16 +36,34 @@ export interface PlanInput {
   request?: RequestRouting;
   /** The workspace's routing defaults. */
   defaults?: WorkspaceRoutingDefaults;
-  /** A platform key or an enabled workspace BYOK key exists (local providers: always true). */
-  hasCredential(providerId: string): boolean;
+  /**
+   * Whose credential would pay for this provider under `choice` ("any": the workspace's BYOK key first,
+   * then the platform's; local providers count as platform), or null when there is none.
+   */
+  credential?(providerId: string, choice: CredentialChoice): "byok" | "platform" | null;
+  /** The older form: whether any credential exists (treated as the platform's). */
+  hasCredential?(providerId: string): boolean;
   health: HealthStore;
   endpoint: Endpoint;
   now: number;
+  /** The route holding this conversation's prompt cache: it leads the plan when it is eligible. */
+  stickyRouteKey?: string;
 }
 
 // Index = the stage at which a route drops out; CONSTRAINTS.length means it passed them all.
-const CONSTRAINTS: readonly NoEligibleConstraint[] = ["providers", "exclude_providers", "data_policy", "max_cost_per_1m", "max_ttft_ms"];
+const CONSTRAINTS: readonly NoEligibleConstraint[] = [
+  "providers",
+  "exclude_providers",
+  "only_byok",
+  "only_platform",
+  "data_policy",
+  "max_cost_per_1m",
+  "max_ttft_ms",
+  "min_throughput_tps",
+  "min_success_rate",
+];
 const PASSED = CONSTRAINTS.length;
+const ESTIMATED = CONSTRAINTS.indexOf("max_ttft_ms");
 
 const POLICY_STRENGTH: Readonly<Record<DataPolicy, number>> = { none: 0, no_training: 1, zdr: 2 };
 const DATA_POLICY_NAMES: readonly DataPolicy[] = ["none", "no_training", "zdr"];
@@ -55,14 +87,25 @@ interface Limits {
   options: RoutingOptions;
 }
 
-/** The first constraint a route fails, or PASSED. */
-function constraintStage(route: RouteEntry, ttftMs: number, limits: Limits): number {
+/** The first constraint a route fails before its estimates are needed, or ESTIMATED. */
+function staticStage(route: RouteEntry, source: "byok" | "platform" | null, limits: Limits): number {
+  const o = limits.options;
   if (limits.allow.length > 0 && !limits.allow.includes(route.provider)) return 0;
-  if (limits.exclude.includes(route.provider)) return 1;
-  if (POLICY_STRENGTH[route.dataPolicy] < limits.minPolicy) return 2;
-  const { maxCostPer1m, maxTtftMs } = limits.options;
-  if (maxCostPer1m !== undefined && blendedPrice(route) > maxCostPer1m) return 3;
-  if (maxTtftMs !== undefined && ttftMs > maxTtftMs) return 4;
+  if (o.providers.length > 0 && !o.providers.includes(route.provider)) return 0;
+  if (limits.exclude.includes(route.provider) || o.excludeProviders.includes(route.provider)) return 1;
+  if (o.credential === "byok" && source === null) return 2;
+  if (o.credential === "platform" && source === null) return 3;
+  if (POLICY_STRENGTH[route.dataPolicy] < limits.minPolicy) return 4;
+  if (o.maxCostPer1m !== undefined && blendedPrice(route) > o.maxCostPer1m) return 5;
+  return ESTIMATED;
+}
+
+/** The first measured constraint a route fails (TTFT, throughput, success rate), or PASSED. */
+function estimateStage(e: RouteEstimate, o: RoutingOptions): number {
+  if (o.maxTtftMs !== undefined && (o.ttftPercentile === "p95" ? e.ttftP95Ms : e.ttftP50Ms) > o.maxTtftMs) return ESTIMATED;
+  if (o.minThroughputTps !== undefined && (o.throughputPercentile === "p95" ? e.tpsP95 : e.tpsP50) < o.minThroughputTps)
+    return ESTIMATED + 1;
+  if (o.minSuccessRate !== undefined && e.outcomeSamples > 0 && e.successRate < o.minSuccessRate) return ESTIMATED + 2;
   return PASSED;
 }
 
@@ -71,41 +114,82 @@ function makeCandidate(
   route: RouteEntry,
   provider: ProviderEntry,
   routeKey: string,
+  keySource: "byok" | "platform",
   halfOpen: boolean,
-  ttftMs: number,
-  tps: number,
+  estimate: RouteEstimate,
+  preferred: boolean,
 ): Candidate {
-  return {
+  const c: Candidate = {
     model,
     route,
     provider,
     routeKey,
+    keySource,
+    estimate,
+    explored: false,
+    sticky: false,
     circuit: halfOpen ? "half_open" : "closed",
     score: 0,
     breakdown: {
-      cost: { value: blendedPrice(route), normalized: 0, weight: 0 },
-      ttft: { value: ttftMs, normalized: 0, weight: 0 },
-      tps: { value: tps, normalized: 0, weight: 0 },
+      cost: { value: 0, normalized: 0, weight: 0 },
+      ttft: { value: 0, normalized: 0, weight: 0 },
+      tps: { value: 0, normalized: 0, weight: 0 },
     },
   };
+  rankedFigures(c.breakdown, blendedPrice(route), estimate.ttftP50Ms, estimate.tpsP50, estimate.successRate, preferred);
+  return c;
 }
 
-function noEligible(stage: number, limits: Limits): RoutePlan {
-  const constraint = CONSTRAINTS[stage];
-  const o = limits.options;
+/** The request's field when the request set the constraint, else the workspace default's name. */
+function paramOf(constraint: NoEligibleConstraint, request: RequestRouting | undefined): string {
+  const fromRequest: Partial<Record<NoEligibleConstraint, boolean>> = {
+    providers: (request?.providers?.length ?? 0) > 0,
+    exclude_providers: (request?.excludeProviders?.length ?? 0) > 0,
+    only_byok: request?.credential === "byok",
+    only_platform: request?.credential === "platform",
+    max_cost_per_1m: true,
+    max_ttft_ms: true,
+    min_throughput_tps: request?.minThroughputTps !== undefined,
+    min_success_rate: request?.minSuccessRate !== undefined,
+    require_parameters: request?.requireParameters !== undefined,
+  };
+  return fromRequest[constraint] ? `gateway.routing.${constraint}` : constraint;
+}
+
+export function noEligible(
+  constraint: NoEligibleConstraint,
+  request: RequestRouting | undefined,
+  options: RoutingOptions,
+  limits?: Limits,
+): RoutePlan {
+  const o = options;
+  const allow = [...(limits?.allow ?? []), ...o.providers];
+  const exclude = [...(limits?.exclude ?? []), ...o.excludeProviders];
   const detail: Record<NoEligibleConstraint, string> = {
-    providers: `the provider allow-list (${limits.allow.join(", ")})`,
-    exclude_providers: `the excluded providers (${limits.exclude.join(", ")})`,
-    data_policy: `the required data policy (at least ${DATA_POLICY_NAMES[limits.minPolicy]})`,
+    providers: `the provider allow-list (${allow.join(", ")})`,
+    exclude_providers: `the excluded providers (${exclude.join(", ")})`,
+    only_byok: "only_byok (no route's provider has a BYOK key of this workspace)",
+    only_platform: "only_platform (no route's provider has a platform key)",
+    data_policy: `the required data policy (at least ${DATA_POLICY_NAMES[limits?.minPolicy ?? 0]})`,
     max_cost_per_1m: `max_cost_per_1m (blended price at most ${o.maxCostPer1m} USD per 1M tokens)`,
-    max_ttft_ms: `max_ttft_ms (expected time to first token at most ${o.maxTtftMs} ms)`,
+    max_ttft_ms: `max_ttft_ms (expected ${o.ttftPercentile} time to first token at most ${o.maxTtftMs} ms)`,
+    min_throughput_tps: `min_throughput_tps (expected ${o.throughputPercentile} throughput at least ${o.minThroughputTps} tokens/s)`,
+    min_success_rate: `min_success_rate (recent success rate at least ${o.minSuccessRate})`,
+    require_parameters: "require_parameters (no route carries every parameter of the request)",
   };
   return {
     ok: false,
     code: "no_eligible_route",
     constraint,
+    param: paramOf(constraint, request),
     message: `No route of the requested model(s) satisfies ${detail[constraint]}.`,
   };
+}
+
+function credentialOf(input: PlanInput, providerId: string, choice: CredentialChoice): "byok" | "platform" | null {
+  if (input.credential) return input.credential(providerId, choice);
+  if (choice === "byok") return null;
+  return input.hasCredential?.(providerId) ? "platform" : null;
 }
 
 export function planRoute(input: PlanInput): RoutePlan {
@@ -118,11 +202,13 @@ export function planRoute(input: PlanInput): RoutePlan {
     options,
   };
   const fallback = options.mode === "fallback";
+  const prefer = options.prefer;
   // pool: one bucket; fallback: one bucket per model, kept in the given order.
   const buckets: Candidate[][] = [];
   let pool: Candidate[] = [];
   let routesForEndpoint = 0;
   let deepestStage = -1;
+  let sticky: Candidate | null = null;
 
   for (let m = 0; m < input.models.length; m++) {
     const model = input.models[m];
@@ -131,17 +217,24 @@ export function planRoute(input: PlanInput): RoutePlan {
     for (const route of model.routes) {
       if (!servesEndpoint(route, endpoint)) continue;
       routesForEndpoint++;
+      const source = credentialOf(input, route.provider, options.credential);
+      let stage = staticStage(route, source, limits);
+      if (stage < ESTIMATED) {
+        if (stage > deepestStage) deepestStage = stage;
+        continue;
+      }
       const key = `${route.provider}/${route.providerModelId}`;
-      const ttftMs = health.expectedTtftFor(key, route.ttftHintMs);
-      const stage = constraintStage(route, ttftMs, limits);
+      const estimate = health.estimate(key, { ttftMs: route.ttftHintMs, tps: route.tpsHint }, now);
+      stage = estimateStage(estimate, options);
       if (stage > deepestStage) deepestStage = stage;
       if (stage !== PASSED) continue;
       const provider = input.providers.get(route.provider);
-      if (provider === undefined || !input.hasCredential(route.provider)) continue;
+      if (provider === undefined || source === null) continue;
       if (!health.canAttempt(key, now)) continue;
       const halfOpen = health.state(key, now) === "half_open";
-      const tps = health.expectedTpsFor(key, route.tpsHint);
-      pool.push(makeCandidate(model, route, provider, key, halfOpen, ttftMs, tps));
+      const c = makeCandidate(model, route, provider, key, source, halfOpen, estimate, prefer.includes(route.provider));
+      if (key === input.stickyRouteKey && sticky === null) sticky = c;
+      pool.push(c);
     }
     if (fallback && pool.length > 0) buckets.push(pool);
   }
@@ -155,7 +248,7 @@ export function planRoute(input: PlanInput): RoutePlan {
         message: `No route of the requested model(s) serves the ${endpoint} endpoint.`,
       };
     }
-    if (deepestStage < PASSED) return noEligible(deepestStage, limits);
+    if (deepestStage < PASSED) return noEligible(CONSTRAINTS[deepestStage], input.request, options, limits);
     return {
       ok: false,
       code: "no_provider_available",
@@ -166,10 +259,32 @@ export function planRoute(input: PlanInput): RoutePlan {
   const limit = planLength(defaults);
   let candidates: Candidate[] = [];
   for (let b = 0; b < buckets.length && candidates.length < limit; b++) {
-    const ranked = rankCandidates(buckets[b], options.optimize, limit - candidates.length);
+    const bucket = buckets[b];
+    // The lead of the plan: the conversation's cache route, else perhaps a route to measure (first bucket only).
+    let lead: Candidate | null = null;
+    if (b === 0) {
+      if (sticky !== null && bucket.includes(sticky)) {
+        sticky.sticky = true;
+        lead = sticky;
+      } else if (options.optimize !== "cost" && bucket.length > 1) {
+        scoreCandidatesFor(bucket, options.optimize);
+        lead = explorationPick(bucket, options.optimize, health, now, prefer);
+      }
+    }
+    let ranked = rankCandidates(bucket, options.optimize, limit - candidates.length);
+    if (lead !== null && ranked[0] !== lead) ranked = withLead(ranked, lead);
     candidates = candidates.length === 0 ? ranked : candidates.concat(ranked);
   }
   return { ok: true, candidates, strategy: options.optimize, mode: options.mode };
+}
+
+/** `ranked` with `lead` moved to the front (or put there in place of the last), keeping its length. */
+function withLead(ranked: Candidate[], lead: Candidate): Candidate[] {
+  const at = ranked.indexOf(lead);
+  if (at > 0) ranked.splice(at, 1);
+  else if (at < 0 && ranked.length > 0) ranked.length -= 1;
+  ranked.unshift(lead);
+  return ranked;
 }
 
 function isDuplicate(models: readonly ModelEntry[], index: number): boolean {

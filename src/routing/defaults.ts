@@ -11,27 +11,64 @@ export const ROUTING_DEFAULTS: Readonly<EffectiveRoutingDefaults> = Object.freez
   max_fallback_attempts: MAX_FALLBACK_ATTEMPTS,
   providers: [],
   exclude_providers: [],
+  min_throughput_tps: null,
+  ttft_percentile: "p50",
+  throughput_percentile: "p50",
+  min_success_rate: null,
+  prefer: [],
+  only_byok: false,
+  only_platform: false,
+  require_parameters: false,
 });
 
 /** Every field with its effective value, as the routing-defaults endpoints report them. */
 export function effectiveRoutingDefaults(defaults: WorkspaceRoutingDefaults | undefined): EffectiveRoutingDefaults {
+  const d = ROUTING_DEFAULTS;
   return {
-    optimize: defaults?.optimize ?? ROUTING_DEFAULTS.optimize,
-    data_policy: defaults?.data_policy ?? ROUTING_DEFAULTS.data_policy,
-    allow_fallbacks: defaults?.allow_fallbacks ?? ROUTING_DEFAULTS.allow_fallbacks,
-    max_fallback_attempts: defaults?.max_fallback_attempts ?? ROUTING_DEFAULTS.max_fallback_attempts,
+    optimize: defaults?.optimize ?? d.optimize,
+    data_policy: defaults?.data_policy ?? d.data_policy,
+    allow_fallbacks: defaults?.allow_fallbacks ?? d.allow_fallbacks,
+    max_fallback_attempts: defaults?.max_fallback_attempts ?? d.max_fallback_attempts,
     providers: defaults?.providers ?? [],
     exclude_providers: defaults?.exclude_providers ?? [],
+    min_throughput_tps: defaults?.min_throughput_tps ?? null,
+    ttft_percentile: defaults?.ttft_percentile ?? d.ttft_percentile,
+    throughput_percentile: defaults?.throughput_percentile ?? d.throughput_percentile,
+    min_success_rate: defaults?.min_success_rate ?? null,
+    prefer: defaults?.prefer ?? [],
+    only_byok: defaults?.only_byok ?? false,
+    only_platform: defaults?.only_platform ?? false,
+    require_parameters: defaults?.require_parameters ?? false,
   };
 }
 
-/** Request fields win over workspace defaults, which win over the built-in defaults. */
+const NONE: readonly string[] = Object.freeze([]);
+
+function credentialOf(defaults: WorkspaceRoutingDefaults | undefined): RoutingOptions["credential"] {
+  if (defaults?.only_byok) return "byok";
+  if (defaults?.only_platform) return "platform";
+  return "any";
+}
+
+/**
+ * Request fields win over workspace defaults, which win over the built-in defaults. Provider lists are
+ * the request's own: the planner applies them on top of the workspace's (they narrow, never widen).
+ */
 export function resolveRoutingOptions(request: RequestRouting | undefined, defaults: WorkspaceRoutingDefaults | undefined): RoutingOptions {
   return {
     mode: request?.mode ?? "pool",
     optimize: request?.optimize ?? defaults?.optimize ?? ROUTING_DEFAULTS.optimize,
     maxCostPer1m: request?.maxCostPer1m,
     maxTtftMs: request?.maxTtftMs,
+    minThroughputTps: request?.minThroughputTps ?? defaults?.min_throughput_tps ?? undefined,
+    ttftPercentile: request?.ttftPercentile ?? defaults?.ttft_percentile ?? "p50",
+    throughputPercentile: request?.throughputPercentile ?? defaults?.throughput_percentile ?? "p50",
+    minSuccessRate: request?.minSuccessRate ?? defaults?.min_success_rate ?? undefined,
+    prefer: request?.prefer ?? defaults?.prefer ?? NONE,
+    providers: request?.providers ?? NONE,
+    excludeProviders: request?.excludeProviders ?? NONE,
+    credential: request?.credential ?? credentialOf(defaults),
+    requireParameters: request?.requireParameters ?? defaults?.require_parameters ?? false,
   };
 }
 

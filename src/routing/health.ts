@@ -1,10 +1,24 @@
-// Live per-route health: moving averages of TTFT, throughput, latency and error rate, plus a
-// circuit breaker. Keyed by `${provider}/${providerModelId}` (see routeKey()).
+// Live per-route health: the router's estimates (estimates.ts: TTFT, throughput and success rate from
+// time-decayed samples), a circuit breaker, and the exploration budget. Keyed by
+// `${provider}/${providerModelId}` (see routeKey()).
 //
-// The statistics are per instance: each gateway process measures what it sees and they are NOT
-// shared across instances (even with REDIS_URL). That is deliberate — the figures steer ranking
-// and trip breakers, where a local view is good enough and keeps the hot path free of I/O.
+// In shared mode every instance also applies its peers' samples (routing/redis-health-sync.ts), so the
+// fleet learns as one; each instance ranks and trips its breakers from that common evidence locally, with
+// no I/O on the hot path.
 import type { RouteEntry } from "../catalog/types";
+import {
+  addLogSample,
+  addOutcome,
+  DEFAULT_ESTIMATE_OPTIONS,
+  emptyLogSums,
+  emptyOutcomes,
+  logPosterior,
+  successRate,
+  toEstimate,
+  type LogSums,
+  type OutcomeSums,
+} from "./estimates";
+import type { RouteEstimate } from "./types";
 
 export type CircuitState = "closed" | "open" | "half_open";
 
@@ -15,8 +29,12 @@ export interface HealthOptions {
   cooldownMs: number;
   /** Upper bound on a Retry-After-driven cool-down, so a bogus header cannot park a route for days. */
   maxCooldownMs: number;
-  /** EWMA weight of the newest sample (0..1). */
-  alpha: number;
+  /** A sample's weight halves after this long, ms (config `routing.sample_half_life_s`). */
+  halfLifeMs: number;
+  /** Largest share of plans the bandit may lead with a route other than the best (config `routing.explore_share`). */
+  exploreShare: number;
+  /** Uniform [0, 1) source for the bandit's draws: seeded in benches and tests. */
+  random: () => number;
   /** A probe that never reports back frees its slot after this long, so the route is not stuck. */
   probeLeaseMs: number;
   /**
@@ -30,7 +48,9 @@ export const DEFAULT_HEALTH_OPTIONS: HealthOptions = {
   failureThreshold: 3,
   cooldownMs: 30_000,
   maxCooldownMs: 10 * 60_000,
-  alpha: 0.25,
+  halfLifeMs: DEFAULT_ESTIMATE_OPTIONS.halfLifeMs,
+  exploreShare: 0.05,
+  random: Math.random,
   probeLeaseMs: 60_000,
   sharedWindowMs: 60_000,
 };
@@ -46,29 +66,36 @@ export interface FailureSample {
   retryAfterMs?: number;
   /** The workspace whose attempt failed (absent: one anonymous workspace). */
   workspaceId?: string;
+  /** The upstream status (0: no answer) and the gateway's error code, for the health view. */
+  status?: number;
+  code?: string;
 }
 
-export interface RouteHealthSnapshot {
-  key: string;
+/** Told of every local sample (fleet sharing); must not block: it runs on the request's path. */
+export interface HealthListener {
+  success(key: string, sample: SuccessSample, now: number): void;
+  failure(key: string, sample: FailureSample, now: number): void;
+}
+
+/** A route's circuit and raw counts, for GET /v1/routing/health. */
+export interface RouteHealthView {
   state: CircuitState;
-  ttftMs: number | null;
-  tps: number | null;
-  latencyMs: number | null;
-  errorRate: number;
+  /** When an open circuit turns half-open (ms since epoch); null when closed. */
+  openUntil: number | null;
   successes: number;
   failures: number;
   consecutiveFailures: number;
-  /** When an open circuit turns half-open (ms since epoch); null when closed. */
-  openUntil: number | null;
+  lastFailureAt: number | null;
+  lastFailureStatus: number | null;
+  lastFailureCode: string | null;
   probeInFlight: boolean;
 }
 
 // Mutable record per route: updated in place so the hot path allocates nothing once warmed up.
 interface RouteHealth {
-  ttftMs: number; // NaN until measured
-  tps: number; // NaN until measured
-  latencyMs: number; // NaN until measured
-  errorRate: number;
+  ttft: LogSums;
+  tps: LogSums;
+  outcomes: OutcomeSums;
   successes: number;
   failures: number;
   consecutiveFailures: number;
@@ -87,39 +114,47 @@ interface RouteHealth {
   /** The workspace whose failure began the current streak, and whether another has failed in it since. */
   streakWs: string | null;
   streakMulti: boolean;
+  lastFailureAt: number;
+  lastFailureStatus: number;
+  lastFailureCode: string | null;
 }
 
 export function routeKey(route: Pick<RouteEntry, "provider" | "providerModelId">): string {
   return `${route.provider}/${route.providerModelId}`;
 }
 
-function ewma(previous: number, sample: number, alpha: number): number {
-  // The first sample replaces the prior outright: a hint is a guess, a measurement is not.
-  return Number.isNaN(previous) ? sample : previous + alpha * (sample - previous);
-}
-
 export class HealthStore {
   private readonly routes = new Map<string, RouteHealth>();
   private readonly options: HealthOptions;
+  private readonly estimateOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
+  private listener: HealthListener | null = null;
+  /** Exploration credit: grows by exploreShare per plan that could explore, spent one per exploration. */
+  private credit = 0;
 
   constructor(options: Partial<HealthOptions> = {}) {
     this.options = { ...DEFAULT_HEALTH_OPTIONS, ...options };
+    this.estimateOptions = { ...DEFAULT_ESTIMATE_OPTIONS, halfLifeMs: this.options.halfLifeMs };
   }
 
-  recordSuccess(key: string, sample: SuccessSample, now: number): void {
-    void now; // kept for symmetry with recordFailure and future time-decayed averages
+  /** The uniform source the bandit draws from. */
+  get random(): () => number {
+    return this.options.random;
+  }
+
+  setListener(listener: HealthListener | null): void {
+    this.listener = listener;
+  }
+
+  /** `fromPeer`: another instance's sample (shared mode), applied without being told to the listener again. */
+  recordSuccess(key: string, sample: SuccessSample, now: number, fromPeer = false): void {
     const h = this.entry(key);
-    const { alpha } = this.options;
+    const o = this.estimateOptions;
     if (sample.ttftMs !== undefined && Number.isFinite(sample.ttftMs) && sample.ttftMs >= 0) {
-      h.ttftMs = ewma(h.ttftMs, sample.ttftMs, alpha);
+      // A 0 ms first token (a cached answer, a clock step) is a very fast one, not a missing one.
+      addLogSample(h.ttft, Math.max(sample.ttftMs, 1), now, o);
     }
-    if (sample.tps !== undefined && Number.isFinite(sample.tps) && sample.tps > 0) {
-      h.tps = ewma(h.tps, sample.tps, alpha);
-    }
-    if (Number.isFinite(sample.latencyMs) && sample.latencyMs >= 0) {
-      h.latencyMs = ewma(h.latencyMs, sample.latencyMs, alpha);
-    }
-    h.errorRate += alpha * (0 - h.errorRate);
+    if (sample.tps !== undefined && Number.isFinite(sample.tps) && sample.tps > 0) addLogSample(h.tps, sample.tps, now, o);
+    addOutcome(h.outcomes, true, now, o);
     h.successes++;
     h.consecutiveFailures = 0;
     h.streakWs = null;
@@ -127,28 +162,34 @@ export class HealthStore {
     h.open = false;
     h.openUntil = 0;
     h.probeLeaseUntil = 0;
+    if (!fromPeer && this.listener !== null) this.listener.success(key, sample, now);
   }
 
-  recordFailure(key: string, sample: FailureSample, now: number): void {
+  recordFailure(key: string, sample: FailureSample, now: number, fromPeer = false): void {
     const h = this.entry(key);
-    const { alpha, failureThreshold } = this.options;
-    h.errorRate += alpha * (1 - h.errorRate);
+    const { failureThreshold } = this.options;
+    addOutcome(h.outcomes, false, now, this.estimateOptions);
     h.failures++;
     h.consecutiveFailures++;
+    h.lastFailureAt = now;
+    h.lastFailureStatus = sample.status ?? -1;
+    h.lastFailureCode = sample.code ?? null;
     const ws = sample.workspaceId ?? "";
     if (h.consecutiveFailures === 1) h.streakWs = ws;
     else if (ws !== h.streakWs) h.streakMulti = true;
     const wasProbe = h.probeLeaseUntil !== 0;
-    h.probeLeaseUntil = 0;
+    // A peer's failure never ends this instance's probe: the probe's own answer will.
+    if (!fromPeer) h.probeLeaseUntil = 0;
     // A failed probe reopens at once; otherwise the streak must reach the threshold, with failures from
     // more than one workspace on a shared route. Failures of requests that were in flight when the
     // circuit opened may only push the reopening later.
     const streak = h.consecutiveFailures >= failureThreshold && (h.streakMulti || !this.shared(h, now));
-    if (wasProbe || h.open || streak) {
+    if ((wasProbe && !fromPeer) || h.open || streak) {
       const until = now + this.cooldown(sample.retryAfterMs);
       h.openUntil = h.open ? Math.max(h.openUntil, until) : until;
       h.open = true;
     }
+    if (!fromPeer && this.listener !== null) this.listener.failure(key, sample, now);
   }
 
   /**
@@ -189,46 +230,65 @@ export class HealthStore {
     return true;
   }
 
-  /** Moving average of time to first token; the route's hint until the first measurement. */
-  expectedTtftMs(route: RouteEntry): number {
-    return this.expectedTtftFor(routeKey(route), route.ttftHintMs);
-  }
-
-  /** Moving average of output tokens per second; the route's hint until the first measurement. */
-  expectedTps(route: RouteEntry): number {
-    return this.expectedTpsFor(routeKey(route), route.tpsHint);
-  }
-
-  /** As expectedTtftMs, for callers that already hold the key (the planner, per request). */
-  expectedTtftFor(key: string, hintMs: number): number {
+  /** The route's estimates now: its measurements over its prior (route hints), faded by age. */
+  estimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
     const h = this.routes.get(key);
-    return h === undefined || Number.isNaN(h.ttftMs) ? hintMs : h.ttftMs;
+    const half = this.options.halfLifeMs;
+    const ttft = logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half);
+    const tps = logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half);
+    return toEstimate(ttft, tps, successRate(h?.outcomes ?? EMPTY_OUTCOMES, now, half));
   }
 
-  expectedTpsFor(key: string, hint: number): number {
+  /** The log-space posteriors behind estimate(), for the bandit's draws (explore.ts). */
+  posteriors(key: string, prior: { ttftMs: number; tps: number }, now: number) {
     const h = this.routes.get(key);
-    return h === undefined || Number.isNaN(h.tps) ? hint : h.tps;
+    const half = this.options.halfLifeMs;
+    return {
+      ttft: logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half),
+      tps: logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half),
+    };
   }
 
-  /** Every route seen so far, for debugging and metrics. */
-  snapshot(now: number): RouteHealthSnapshot[] {
-    const out: RouteHealthSnapshot[] = [];
-    for (const [key, h] of this.routes) {
-      out.push({
-        key,
-        state: this.state(key, now),
-        ttftMs: Number.isNaN(h.ttftMs) ? null : h.ttftMs,
-        tps: Number.isNaN(h.tps) ? null : h.tps,
-        latencyMs: Number.isNaN(h.latencyMs) ? null : h.latencyMs,
-        errorRate: h.errorRate,
-        successes: h.successes,
-        failures: h.failures,
-        consecutiveFailures: h.consecutiveFailures,
-        openUntil: h.open ? h.openUntil : null,
-        probeInFlight: h.probeLeaseUntil !== 0 && now < h.probeLeaseUntil,
-      });
-    }
-    return out;
+  /** Estimates from the route's own hints (ttftHintMs / tpsHint). */
+  estimateRoute(route: RouteEntry, now: number): RouteEstimate {
+    return this.estimate(routeKey(route), { ttftMs: route.ttftHintMs, tps: route.tpsHint }, now);
+  }
+
+  /** The circuit and raw counts of one route (a route never attempted is closed with zero counts). */
+  view(key: string, now: number): RouteHealthView {
+    const h = this.routes.get(key);
+    const failed = h !== undefined && h.failures > 0;
+    return {
+      state: this.state(key, now),
+      openUntil: h?.open ? h.openUntil : null,
+      successes: h?.successes ?? 0,
+      failures: h?.failures ?? 0,
+      consecutiveFailures: h?.consecutiveFailures ?? 0,
+      lastFailureAt: failed ? h.lastFailureAt : null,
+      lastFailureStatus: failed && h.lastFailureStatus >= 0 ? h.lastFailureStatus : null,
+      lastFailureCode: failed ? h.lastFailureCode : null,
+      probeInFlight: h !== undefined && h.probeLeaseUntil !== 0 && now < h.probeLeaseUntil,
+    };
+  }
+
+  /** Every route key seen so far. */
+  keys(): IterableIterator<string> {
+    return this.routes.keys();
+  }
+
+  /**
+   * The exploration budget: each plan that could explore earns `exploreShare`; an exploration costs 1.
+   * Credit is capped so a quiet spell cannot bank a burst, so explorations stay at most that share.
+   */
+  canExplore(): boolean {
+    const share = this.options.exploreShare;
+    if (!(share > 0)) return false;
+    this.credit = Math.min(MAX_CREDIT, this.credit + share);
+    return this.credit >= 1;
+  }
+
+  spendExploration(): void {
+    this.credit -= 1;
   }
 
   /** Whether two or more workspaces attempted the route within the shared window. */
@@ -257,10 +317,9 @@ export class HealthStore {
     let h = this.routes.get(key);
     if (h === undefined) {
       h = {
-        ttftMs: Number.NaN,
-        tps: Number.NaN,
-        latencyMs: Number.NaN,
-        errorRate: 0,
+        ttft: emptyLogSums(),
+        tps: emptyLogSums(),
+        outcomes: emptyOutcomes(),
         successes: 0,
         failures: 0,
         consecutiveFailures: 0,
@@ -273,9 +332,17 @@ export class HealthStore {
         otherWsAt: 0,
         streakWs: null,
         streakMulti: false,
+        lastFailureAt: 0,
+        lastFailureStatus: -1,
+        lastFailureCode: null,
       };
       this.routes.set(key, h);
     }
     return h;
   }
 }
+
+const EMPTY_LOG: LogSums = Object.freeze(emptyLogSums());
+const EMPTY_OUTCOMES: OutcomeSums = Object.freeze(emptyOutcomes());
+/** At most two explorations in a row after a quiet spell. */
+const MAX_CREDIT = 2;

@@ -2,7 +2,37 @@
 // candidates ranked together so that 1 is best and 0 worst (cost and TTFT: lower is better; TPS:
 // higher is better). Strict strategies order by one figure and break ties with the others;
 // `*-focus` weighs 70 % on its figure and 15 % on each other; `balanced` weighs them equally.
-import type { Candidate, Factor, Optimize } from "./types";
+import type { Factor, Optimize, ScoreBreakdown } from "./types";
+
+/** What ranking reads of a candidate (the planner's candidates, or the bandit's drawn shadows of them). */
+export interface Ranked {
+  breakdown: ScoreBreakdown;
+  score: number;
+}
+
+/** A preferred provider's figures count 10 % better: it leads when it is within about 10 % of the best. */
+export const PREFER_FACTOR = 0.9;
+/** Below this success rate a route's figures stop getting worse: it is the circuit's job by then. */
+const MIN_RELIABILITY = 0.2;
+
+/**
+ * The figures a route is ranked on, from its estimates: TTFT and throughput count the retries its recent
+ * failures cost (TTFT ÷ success rate, throughput × success rate), and `prefer` improves all three.
+ */
+export function rankedFigures(
+  out: ScoreBreakdown,
+  price: number,
+  ttftMs: number,
+  tps: number,
+  successRate: number,
+  preferred: boolean,
+): void {
+  const rel = successRate > MIN_RELIABILITY ? successRate : MIN_RELIABILITY;
+  const p = preferred ? PREFER_FACTOR : 1;
+  out.cost.value = price * p;
+  out.ttft.value = (ttftMs / rel) * p;
+  out.tps.value = (tps * rel) / p;
+}
 
 type Weights = Readonly<Record<Factor, number>>;
 
@@ -22,29 +52,29 @@ export const STRATEGY_WEIGHTS: Readonly<Record<Optimize, Weights>> = {
 
 // Module-level comparators: no closure is built per request. Array.prototype.sort is stable, so
 // candidates equal on every figure keep their catalog order (model order, then route order).
-function byCost(a: Candidate, b: Candidate): number {
+function byCost(a: Ranked, b: Ranked): number {
   const bd = a.breakdown;
   const be = b.breakdown;
   return bd.cost.value - be.cost.value || bd.ttft.value - be.ttft.value || be.tps.value - bd.tps.value;
 }
 
-function byTtft(a: Candidate, b: Candidate): number {
+function byTtft(a: Ranked, b: Ranked): number {
   const bd = a.breakdown;
   const be = b.breakdown;
   return bd.ttft.value - be.ttft.value || bd.cost.value - be.cost.value || be.tps.value - bd.tps.value;
 }
 
-function byTps(a: Candidate, b: Candidate): number {
+function byTps(a: Ranked, b: Ranked): number {
   const bd = a.breakdown;
   const be = b.breakdown;
   return be.tps.value - bd.tps.value || bd.cost.value - be.cost.value || bd.ttft.value - be.ttft.value;
 }
 
-function byScore(a: Candidate, b: Candidate): number {
+function byScore(a: Ranked, b: Ranked): number {
   return b.score - a.score || byCost(a, b);
 }
 
-const COMPARATORS: Readonly<Record<Optimize, (a: Candidate, b: Candidate) => number>> = {
+export const COMPARATORS: Readonly<Record<Optimize, (a: Ranked, b: Ranked) => number>> = {
   cost: byCost,
   ttft: byTtft,
   tps: byTps,
@@ -62,7 +92,7 @@ function normalise(value: number, min: number, max: number, higherIsBetter: bool
 }
 
 /** Fills each candidate's normalised figures, weights and score, in place. */
-export function scoreCandidates(list: Candidate[], optimize: Optimize): void {
+export function scoreCandidates(list: readonly Ranked[], optimize: Optimize): void {
   let minCost = Infinity;
   let maxCost = -Infinity;
   let minTtft = Infinity;
@@ -96,7 +126,7 @@ export function scoreCandidates(list: Candidate[], optimize: Optimize): void {
  * Scores `list` and returns its best `limit` candidates, best first. Reorders `list` in place
  * (it is the planner's scratch array). A single pick is a linear scan rather than a sort.
  */
-export function rankCandidates(list: Candidate[], optimize: Optimize, limit: number): Candidate[] {
+export function rankCandidates<T extends Ranked>(list: T[], optimize: Optimize, limit: number): T[] {
   if (list.length === 0 || limit <= 0) return [];
   scoreCandidates(list, optimize);
   const compare = COMPARATORS[optimize];

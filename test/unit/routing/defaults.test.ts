@@ -10,6 +10,14 @@ describe("routing defaults", () => {
       max_fallback_attempts: 19,
       providers: [],
       exclude_providers: [],
+      min_throughput_tps: null,
+      ttft_percentile: "p50",
+      throughput_percentile: "p50",
+      min_success_rate: null,
+      prefer: [],
+      only_byok: false,
+      only_platform: false,
+      require_parameters: false,
     });
     expect(effectiveRoutingDefaults({ optimize: "tps", providers: ["a"] })).toMatchObject({
       optimize: "tps",
@@ -24,6 +32,28 @@ describe("routing defaults", () => {
       optimize: "cost-focus",
       maxCostPer1m: undefined,
       maxTtftMs: undefined,
+      minThroughputTps: undefined,
+      ttftPercentile: "p50",
+      throughputPercentile: "p50",
+      minSuccessRate: undefined,
+      prefer: [],
+      providers: [],
+      excludeProviders: [],
+      credential: "any",
+      requireParameters: false,
+    });
+    // The workspace's floors, percentiles, preferences and credential choice apply unless the request sets its own.
+    const ws = { min_throughput_tps: 50, ttft_percentile: "p95", prefer: ["a"], only_platform: true } as const;
+    expect(resolveRoutingOptions(undefined, { ...ws, prefer: ["a"] })).toMatchObject({
+      minThroughputTps: 50,
+      ttftPercentile: "p95",
+      prefer: ["a"],
+      credential: "platform",
+    });
+    expect(resolveRoutingOptions({ minThroughputTps: 10, credential: "byok", prefer: [] }, { ...ws, prefer: ["a"] })).toMatchObject({
+      minThroughputTps: 10,
+      credential: "byok",
+      prefer: [],
     });
     expect(resolveRoutingOptions({ optimize: "ttft", mode: "fallback" }, { optimize: "tps" })).toMatchObject({
       mode: "fallback",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HealthStore, routeKey } from "../../../src/routing/health";
+import { HealthStore } from "../../../src/routing/health";
 import { route } from "./fixtures";
 
 const KEY = "alpha/alpha-model";
@@ -45,7 +45,7 @@ describe("HealthStore circuit breaker", () => {
     expect(store.tryAcquireProbe(KEY, later)).toBe(true);
     expect(store.tryAcquireProbe(KEY, later)).toBe(false);
     expect(store.canAttempt(KEY, later)).toBe(false);
-    expect(store.snapshot(later)[0].probeInFlight).toBe(true);
+    expect(store.view(KEY, later).probeInFlight).toBe(true);
   });
 
   test("a successful probe closes the circuit", () => {
@@ -112,51 +112,42 @@ describe("HealthStore circuit breaker", () => {
   });
 });
 
-describe("HealthStore moving averages", () => {
-  test("expected TTFT and TPS are the route's hints before any measurement", () => {
+describe("HealthStore estimates and view", () => {
+  const prior = { ttftMs: 700, tps: 40 };
+
+  test("before any measurement the estimates are the route's priors", () => {
     const store = new HealthStore();
-    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
-    expect(store.expectedTtftMs(r)).toBe(700);
-    expect(store.expectedTps(r)).toBe(40);
+    const e = store.estimateRoute(route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 }), T0);
+    expect(e.ttftP50Ms).toBeCloseTo(700, 6);
+    expect(e.tpsP50).toBeCloseTo(40, 6);
+    expect(e.successRate).toBe(1);
+    expect([e.ttftSamples, e.tpsSamples, e.outcomeSamples]).toEqual([0, 0, 0]);
   });
 
-  test("the first measurement replaces the hint, later ones move the EWMA by alpha", () => {
-    const store = new HealthStore({ alpha: 0.25 });
-    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
-    const key = routeKey(r);
-    store.recordSuccess(key, { ttftMs: 200, tps: 100, latencyMs: 1_000 }, T0);
-    expect(store.expectedTtftMs(r)).toBe(200);
-    expect(store.expectedTps(r)).toBe(100);
-    store.recordSuccess(key, { ttftMs: 600, tps: 20, latencyMs: 1_000 }, T0);
-    expect(store.expectedTtftMs(r)).toBe(300);
-    expect(store.expectedTps(r)).toBe(80);
-  });
-
-  test("a success without TTFT/TPS leaves those averages alone", () => {
+  test("a success without TTFT/TPS moves only the success rate's samples", () => {
     const store = new HealthStore();
-    const r = route({ provider: "alpha", input: 1, output: 1, ttft: 700, tps: 40 });
-    store.recordSuccess(routeKey(r), { latencyMs: 50 }, T0);
-    expect(store.expectedTtftMs(r)).toBe(700);
-    expect(store.expectedTps(r)).toBe(40);
+    store.recordSuccess(KEY, { latencyMs: 50 }, T0);
+    const e = store.estimate(KEY, prior, T0);
+    expect(e.ttftP50Ms).toBeCloseTo(700, 6);
+    expect(e.ttftSamples).toBe(0);
+    expect(e.outcomeSamples).toBe(1);
   });
 
-  test("error rate rises with failures and decays with successes; snapshot reports it", () => {
-    const store = new HealthStore({ alpha: 0.5, failureThreshold: 10 });
-    store.recordFailure(KEY, {}, T0);
-    expect(store.snapshot(T0)[0].errorRate).toBe(0.5);
-    store.recordSuccess(KEY, { latencyMs: 10, ttftMs: 5 }, T0);
-    const [snap] = store.snapshot(T0);
-    expect(snap).toMatchObject({
-      key: KEY,
+  test("the view reports counts, the circuit and the last failure", () => {
+    const store = new HealthStore({ failureThreshold: 10 });
+    expect(store.view(KEY, T0)).toMatchObject({ state: "closed", successes: 0, failures: 0, lastFailureAt: null, lastFailureCode: null });
+    store.recordFailure(KEY, { status: 503, code: "upstream_error" }, T0);
+    store.recordSuccess(KEY, { latencyMs: 10, ttftMs: 5 }, T0 + 1);
+    expect(store.view(KEY, T0 + 1)).toMatchObject({
       state: "closed",
-      errorRate: 0.25,
+      openUntil: null,
       successes: 1,
       failures: 1,
       consecutiveFailures: 0,
-      ttftMs: 5,
-      tps: null,
-      latencyMs: 10,
-      openUntil: null,
+      lastFailureAt: T0,
+      lastFailureStatus: 503,
+      lastFailureCode: "upstream_error",
+      probeInFlight: false,
     });
   });
 });

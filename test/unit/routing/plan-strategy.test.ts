@@ -64,7 +64,8 @@ describe("strict strategies", () => {
     health.recordSuccess("b/b-model", { ttftMs: 150, latencyMs: 600 }, NOW);
     const after = plan([m], "ttft", health);
     expect(keys(after.candidates)).toEqual(["b/b-model", "a/a-model"]);
-    expect(after.candidates[0].breakdown.ttft.value).toBe(150);
+    // One sample outweighs the prior (a pseudo-sample of weight 0.25): 150^0.8 · 800^0.2 ≈ 209 ms.
+    expect(after.candidates[0].estimate.ttftP50Ms).toBeCloseTo(Math.exp(0.8 * Math.log(150) + 0.2 * Math.log(800)), 6);
   });
 
   test("tps prefers the measured-highest throughput after traffic", () => {
