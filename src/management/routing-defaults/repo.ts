@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Database, Orm } from "../../platform/db/database";
 import type { DataPolicy } from "../../catalog/types";
-import type { Optimize, WorkspaceRoutingDefaults } from "../../routing/types";
+import type { Optimize, Percentile, WorkspaceRoutingDefaults } from "../../routing/types";
 
 export type RoutingDefaultsRaw = typeof import("../../platform/db/schema-sqlite").routingDefaults.$inferSelect;
 
@@ -22,6 +22,14 @@ export function fromRaw(r: RoutingDefaultsRaw): StoredRoutingDefaults {
   if (r.maxFallbackAttempts !== null) d.max_fallback_attempts = r.maxFallbackAttempts;
   if (r.providers !== null) d.providers = JSON.parse(r.providers) as string[];
   if (r.excludeProviders !== null) d.exclude_providers = JSON.parse(r.excludeProviders) as string[];
+  if (r.minThroughputTps !== null) d.min_throughput_tps = r.minThroughputTps;
+  if (r.ttftPercentile !== null) d.ttft_percentile = r.ttftPercentile as Percentile;
+  if (r.throughputPercentile !== null) d.throughput_percentile = r.throughputPercentile as Percentile;
+  if (r.minSuccessRate !== null) d.min_success_rate = r.minSuccessRate;
+  if (r.prefer !== null) d.prefer = JSON.parse(r.prefer) as string[];
+  if (r.onlyByok !== null) d.only_byok = r.onlyByok;
+  if (r.onlyPlatform !== null) d.only_platform = r.onlyPlatform;
+  if (r.requireParameters !== null) d.require_parameters = r.requireParameters;
   return { defaults: d, updatedAt: r.updatedAt };
 }
 
@@ -50,6 +58,14 @@ export function routingDefaultsRepo(db: Database) {
         maxFallbackAttempts: p.max_fallback_attempts,
         providers: json(p.providers),
         excludeProviders: json(p.exclude_providers),
+        minThroughputTps: p.min_throughput_tps,
+        ttftPercentile: p.ttft_percentile,
+        throughputPercentile: p.throughput_percentile,
+        minSuccessRate: p.min_success_rate,
+        prefer: json(p.prefer),
+        onlyByok: p.only_byok,
+        onlyPlatform: p.only_platform,
+        requireParameters: p.require_parameters,
       };
       const set: Partial<RoutingDefaultsRaw> = { updatedAt: now };
       for (const [k, v] of Object.entries(cols)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
@@ -61,6 +77,14 @@ export function routingDefaultsRepo(db: Database) {
         maxFallbackAttempts: null,
         providers: null,
         excludeProviders: null,
+        minThroughputTps: null,
+        ttftPercentile: null,
+        throughputPercentile: null,
+        minSuccessRate: null,
+        prefer: null,
+        onlyByok: null,
+        onlyPlatform: null,
+        requireParameters: null,
         ...set,
         updatedAt: now,
       };

@@ -3,7 +3,7 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
-import { OPTIMIZE_STRATEGIES } from "../../routing/types";
+import { OPTIMIZE_STRATEGIES, PERCENTILES } from "../../routing/types";
 import { MAX_FALLBACK_ATTEMPTS } from "../../routing/defaults";
 import { recordAudit } from "../audit/repo";
 import { mount } from "../mount";
@@ -12,9 +12,18 @@ import { writeOutcome, type PropagationStatus } from "../propagation";
 import { check, iso, oneOf } from "../validate";
 import type { RoutingDefaultsPatch } from "./repo";
 
-const nullable = <T extends TSchema>(s: T) =>
-  Type.Optional(Type.Union([s, Type.Null()], { description: `${s.description ?? "a value"}, or null to reset it` }));
-const ProviderList = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: "a list of provider IDs" });
+/** `expected` names the accepted values in error messages; the inner schema's description says what the field means (OpenAPI). */
+const nullable = <T extends TSchema>(s: T, expected = s.description ?? "a value") =>
+  Type.Optional(Type.Union([s, Type.Null()], { description: `${expected}, or null to reset it` }));
+const providerList = (description = "a list of provider IDs") =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description });
+const ProviderList = providerList();
+const boolean = (meaning: string) => nullable(Type.Boolean({ description: meaning }), "a boolean");
+const percentile = (of: string) =>
+  nullable(
+    oneOf(PERCENTILES, `Which estimate ${of} is compared against: p50 (the median, default) or p95 (the pessimistic end).`),
+    "one of p50, p95",
+  );
 
 export const RoutingDefaultsPatchBody = Type.Object(
   {
@@ -24,6 +33,32 @@ export const RoutingDefaultsPatchBody = Type.Object(
     max_fallback_attempts: nullable(Type.Integer({ minimum: 1, maximum: MAX_FALLBACK_ATTEMPTS, description: "an integer from 1 to 19" })),
     providers: nullable(ProviderList),
     exclude_providers: nullable(ProviderList),
+    min_throughput_tps: nullable(
+      Type.Number({
+        minimum: 0,
+        description: "Floor on a route's expected output tokens per second (at throughput_percentile); default none.",
+      }),
+      "a number at least 0",
+    ),
+    ttft_percentile: percentile("max_ttft_ms"),
+    throughput_percentile: percentile("min_throughput_tps"),
+    min_success_rate: nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: "Floor on a route's recent success rate, 0..1 (routes not yet measured pass); default none.",
+      }),
+      "a number from 0 to 1",
+    ),
+    prefer: nullable(
+      providerList("Catalog providers favoured when routes are otherwise close: a soft preference, never a filter; default none."),
+      "a list of provider IDs",
+    ),
+    only_byok: boolean("Only routes paid with the workspace's own BYOK keys; default false."),
+    only_platform: boolean("Only routes paid with the platform's keys; default false (at most one of only_byok and only_platform)."),
+    require_parameters: boolean(
+      "Only routes whose adapter carries every parameter the request uses (nothing dropped or clamped); default false.",
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,7 +75,7 @@ function render(m: Management, workspaceId: string, propagation: PropagationStat
 /** Provider lists name catalog providers: a typo would otherwise silently exclude nothing. */
 function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
   const providers = m.catalog().providers;
-  for (const field of ["providers", "exclude_providers"] as const) {
+  for (const field of ["providers", "exclude_providers", "prefer"] as const) {
     (patch[field] ?? []).forEach((id, i) => {
       if (!providers.has(id))
         throw new ApiError("invalid_parameter", `Invalid '${field}[${i}]': unknown provider.`, { param: `${field}[${i}]` });
@@ -59,6 +94,12 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
       checkProviders(m, patch);
       const stored = await m.db.tx(async (o) => {
         const row = await m.repos.routingDefaults.patch(o, c.workspaceId, patch, Date.now());
+        // Checked on the row the patch leaves (either flag may have been stored earlier); throwing rolls the write back.
+        if (row.defaults.only_byok && row.defaults.only_platform) {
+          throw new ApiError("invalid_parameter", "Invalid 'only_platform': only_byok is set too; at most one of them may be true.", {
+            param: "only_platform",
+          });
+        }
         await recordAudit(o, m.db, {
           workspaceId: c.workspaceId,
           type: "routing_defaults.updated",

@@ -55,6 +55,19 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE INDEX `dlr_ws_created_idx` ON `dead_letter_records` (`workspace_id`,`created_at`);",
    "ALTER TABLE `request_records` ADD `usage_estimated` integer DEFAULT false NOT NULL;"
   ]
+ },
+ {
+  "tag": "0004_routing_options",
+  "statements": [
+   "ALTER TABLE `routing_defaults` ADD `min_throughput_tps` real;",
+   "ALTER TABLE `routing_defaults` ADD `ttft_percentile` text;",
+   "ALTER TABLE `routing_defaults` ADD `throughput_percentile` text;",
+   "ALTER TABLE `routing_defaults` ADD `min_success_rate` real;",
+   "ALTER TABLE `routing_defaults` ADD `prefer` text;",
+   "ALTER TABLE `routing_defaults` ADD `only_byok` integer;",
+   "ALTER TABLE `routing_defaults` ADD `only_platform` integer;",
+   "ALTER TABLE `routing_defaults` ADD `require_parameters` integer;"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -106,6 +119,19 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "CREATE TABLE \"dead_letter_records\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"request_id\" text NOT NULL,\n\t\"workspace_id\" text NOT NULL,\n\t\"record\" text NOT NULL,\n\t\"error\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL\n);",
    "ALTER TABLE \"request_records\" ADD COLUMN \"usage_estimated\" boolean DEFAULT false NOT NULL;",
    "CREATE INDEX \"dlr_ws_created_idx\" ON \"dead_letter_records\" USING btree (\"workspace_id\",\"created_at\");"
+  ]
+ },
+ {
+  "tag": "0004_routing_options",
+  "statements": [
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"min_throughput_tps\" double precision;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"ttft_percentile\" text;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"throughput_percentile\" text;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"min_success_rate\" double precision;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"prefer\" text;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"only_byok\" boolean;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"only_platform\" boolean;",
+   "ALTER TABLE \"routing_defaults\" ADD COLUMN \"require_parameters\" boolean;"
   ]
  }
 ];

@@ -1,7 +1,19 @@
 // Postgres tables: the twin of schema-sqlite.ts, same names and JS types (generated from it by sed at first;
 // keep the two in step). Integers that can pass 2^31 are bigint in number mode.
 import { sql } from "drizzle-orm";
-import { pgTable, text, integer, bigint, bigserial, boolean, primaryKey, index, uniqueIndex, customType } from "drizzle-orm/pg-core";
+import {
+  pgTable,
+  text,
+  integer,
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  primaryKey,
+  index,
+  uniqueIndex,
+  customType,
+} from "drizzle-orm/pg-core";
 
 /** Transaction IDs as text on the JS side (64-bit; only ever compared in SQL). */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
@@ -43,6 +55,15 @@ export const routingDefaults = pgTable("routing_defaults", {
   maxFallbackAttempts: integer("max_fallback_attempts"),
   providers: text("providers"),
   excludeProviders: text("exclude_providers"),
+  // The adaptive router's options (issue 54): rates and floors are plain figures, not money.
+  minThroughputTps: doublePrecision("min_throughput_tps"),
+  ttftPercentile: text("ttft_percentile"),
+  throughputPercentile: text("throughput_percentile"),
+  minSuccessRate: doublePrecision("min_success_rate"),
+  prefer: text("prefer"),
+  onlyByok: bool("only_byok"),
+  onlyPlatform: bool("only_platform"),
+  requireParameters: bool("require_parameters"),
   updatedAt: ms("updated_at").notNull(),
 });
 

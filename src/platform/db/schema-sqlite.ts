@@ -1,7 +1,7 @@
 // SQLite tables. The Postgres twin (schema-pg.ts) has the same table and column names and the same JS
 // types, so the repository layer is written once against these types (see db.ts).
 // Times are epoch milliseconds, money is integer microdollars, lists and maps are JSON text.
-import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, real, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const ms = (name: string) => integer(name, { mode: "number" });
 const bool = (name: string) => integer(name, { mode: "boolean" });
@@ -41,6 +41,15 @@ export const routingDefaults = sqliteTable("routing_defaults", {
   maxFallbackAttempts: integer("max_fallback_attempts"),
   providers: text("providers"),
   excludeProviders: text("exclude_providers"),
+  // The adaptive router's options (issue 54): rates and floors are plain figures, not money.
+  minThroughputTps: real("min_throughput_tps"),
+  ttftPercentile: text("ttft_percentile"),
+  throughputPercentile: text("throughput_percentile"),
+  minSuccessRate: real("min_success_rate"),
+  prefer: text("prefer"),
+  onlyByok: bool("only_byok"),
+  onlyPlatform: bool("only_platform"),
+  requireParameters: bool("require_parameters"),
   updatedAt: ms("updated_at").notNull(),
 });
 
