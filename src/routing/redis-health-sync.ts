@@ -31,6 +31,8 @@ export interface HealthSyncStats {
   samplesPublished: number;
   /** Samples dropped: the buffer was full, or they waited longer than a sample may claim. */
   samplesDropped: number;
+  /** Batches Redis refused or did not answer in time (lost: pub/sub is at most once). */
+  publishFailures: number;
   batchesReceived: number;
   samplesApplied: number;
   /** Samples applied from the warm-start log rather than live. */
@@ -45,6 +47,7 @@ export class RedisHealthSync {
     batchesPublished: 0,
     samplesPublished: 0,
     samplesDropped: 0,
+    publishFailures: 0,
     batchesReceived: 0,
     samplesApplied: 0,
     samplesReplayed: 0,
@@ -73,6 +76,7 @@ export class RedisHealthSync {
   /** Set while peer samples are applied: a store that reported them back would not loop them. */
   private applying = false;
   private started = false;
+  private warnedAt = Number.NEGATIVE_INFINITY;
   private unsubscribe: (() => void) | undefined;
 
   readonly listener: HealthListener = {
@@ -193,8 +197,17 @@ export class RedisHealthSync {
     const text = JSON.stringify(batch);
     this.stats.batchesPublished++;
     this.stats.samplesPublished += batch.s.length;
-    const onError = (err: unknown) =>
-      this.logger.warn("route health samples not published; instances learn locally", { error: String(err) });
+    const onError = (err: unknown) => {
+      this.stats.publishFailures++;
+      // A slow Redis fails every batch (ten a second): one line per 10 s says so, the count says how many.
+      const now = this.clock();
+      if (now - this.warnedAt < 10_000) return;
+      this.warnedAt = now;
+      this.logger.warn("route health samples not published; instances learn locally", {
+        error: String(err),
+        failures: this.stats.publishFailures,
+      });
+    };
     if (this.logBatches === 0) {
       this.redis.client.publish(this.channel, text).catch(onError);
       return;
@@ -230,7 +243,7 @@ export class RedisHealthSync {
       return;
     }
     const now = this.clock();
-    for (const [origin, s] of this.seen) if (now - s.at > this.logMaxAgeMs) this.seen.delete(origin);
+    this.forgetOrigins(now);
     for (const text of texts) {
       const batch = parseBatch(text);
       if (batch === null || batch.o === this.origin) continue;
@@ -240,11 +253,17 @@ export class RedisHealthSync {
     }
   }
 
+  /** Instances not heard from for longer than the log keeps batches (restarted ones get a new origin). */
+  private forgetOrigins(now: number): void {
+    for (const [origin, s] of this.seen) if (now - s.at > this.logMaxAgeMs) this.seen.delete(origin);
+  }
+
   /** Applies a peer batch once (by origin and sequence); returns how many samples it applied. */
   private apply(batch: WireBatch, extraAgeMs: number): number {
     const now = this.clock();
     const last = this.seen.get(batch.o);
     if (last !== undefined && batch.q <= last.q) return 0;
+    if (last === undefined && this.seen.size >= 1_000) this.forgetOrigins(now);
     this.seen.set(batch.o, { q: batch.q, at: now });
     this.stats.batchesReceived++;
     let applied = 0;
