@@ -42,6 +42,18 @@ describe.skipIf(!reachable)("shared mode: one fleet, one view of route health", 
     const attempts = c.mock.requests.filter((r) => r.route === "chat").length;
     expect(await eventually(async () => (await routeHealth(1)).samplesApplied >= attempts, 5_000, 20)).toBe(true);
 
+    // Instance 1's health view shows the failures it never saw itself.
+    const health = await c.call(1, "GET", "/v1/routing/health");
+    expect(health.status).toBe(200);
+    const gamma = health.json.routes.find(
+      (r: { provider: string; provider_model_id: string }) => r.provider === "gamma" && r.provider_model_id === "gamma-chat",
+    );
+    expect(gamma).toMatchObject({
+      circuit: { state: "open" },
+      attempts: { failures: THRESHOLD, successes: 0 },
+      last_failure: { status: 500 },
+    });
+
     for (let i = 0; i < 5; i++) {
       const r = await chat(1);
       expect(r.status).toBe(200);
