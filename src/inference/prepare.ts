@@ -4,12 +4,15 @@ import type { Endpoint, ModelEntry } from "../catalog/types";
 import { ApiError } from "../http/errors";
 import { parseModelSuffix } from "../routing/model-suffix";
 import { planRoute } from "../routing/candidates";
-import type { Candidate, CredentialChoice, Optimize, RequestRouting } from "../routing/types";
+import type { Candidate, CredentialChoice, Optimize } from "../routing/types";
 import type { ChatRequest, NativeRequest, Warning } from "../providers/types";
 import { nativeAdapterFor } from "../providers/registry";
 import type { ServedRoute } from "./responses/route-memory";
 import { pinFollowUp } from "./responses/follow-up";
 import type { Gateway } from "./gateway-schema";
+import { carriesEveryParameter } from "./require-parameters";
+import { requestRouting } from "./routing-options";
+import { stickyRouteFor } from "./sticky/route";
 import type { CallContext, InferenceDeps } from "./context";
 
 export interface Prepared {
@@ -72,28 +75,22 @@ export function prepareCall(
   const ids = gw?.models ?? (call.request.model !== undefined ? [call.request.model] : []);
   if (ids.length === 0) throw new ApiError("invalid_parameter", "'model' is required.", { param: "model" });
   const { models, optimize } = resolveModels(deps, ids, gw?.models ? "gateway.models" : "model");
-  const r = gw?.routing;
-  const requestRouting: RequestRouting = {
-    mode: r?.mode,
-    optimize: r?.optimize ?? optimize,
-    maxCostPer1m: r?.max_cost_per_1m,
-    maxTtftMs: r?.max_ttft_ms,
-  };
+  const routing = requestRouting(gw?.routing, optimize, deps.catalog.providers);
+  const defaults = deps.routingDefaults.get(ctx.workspaceId);
   const plan = planRoute({
     models,
     providers: deps.catalog.providers,
-    request: requestRouting,
-    defaults: deps.routingDefaults.get(ctx.workspaceId),
+    request: routing,
+    defaults,
     credential: (p, choice) => credentialSource(deps, ctx.workspaceId, p, choice),
     health: deps.health,
     endpoint,
     now: Date.now(),
+    stickyRouteKey: stickyRouteFor(ctx),
   });
   if (!plan.ok) {
     throw plan.code === "no_eligible_route"
-      ? new ApiError("no_eligible_route", plan.message, {
-          param: plan.constraint.startsWith("max_") ? `gateway.routing.${plan.constraint}` : plan.constraint,
-        })
+      ? new ApiError("no_eligible_route", plan.message, { param: plan.param })
       : new ApiError("no_provider_available", plan.message);
   }
   const native = call.native;
@@ -104,7 +101,7 @@ export function prepareCall(
     if (candidates.length === 0) throw native.untranslatable;
   }
   if (followUp !== undefined) candidates = pinFollowUp(deps, ctx, candidates, native!, followUp);
-  return {
+  const prepared: Prepared = {
     // The body is copied only when the model field changes (gateway.models chose it).
     request: (call.request.model === ids[0] ? call.request : { ...call.request, model: ids[0]! }) as ChatRequest,
     requestedModel: ids[0]!,
@@ -114,6 +111,22 @@ export function prepareCall(
     warnings: call.warnings ?? [],
     native: native?.request,
   };
+  if (routing.requireParameters ?? defaults?.require_parameters) {
+    prepared.candidates = candidates.filter((c) =>
+      carriesEveryParameter(deps, ctx.workspaceId, prepared, c, call.request.stream === true, endpoint),
+    );
+    if (prepared.candidates.length === 0) {
+      const param = routing.requireParameters !== undefined ? "gateway.routing.require_parameters" : "require_parameters";
+      throw new ApiError(
+        "no_eligible_route",
+        "No route of the requested model(s) carries every parameter of the request (require_parameters).",
+        {
+          param,
+        },
+      );
+    }
+  }
+  return prepared;
 }
 
 export function hasCredential(deps: InferenceDeps, workspaceId: string, providerId: string): boolean {
