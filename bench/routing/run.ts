@@ -1,0 +1,43 @@
+// `bun run bench:routing`: the adaptive router in a simulated market (issue 54's "How it is measured").
+// Runs every scenario on a simulated clock with one seed, prints a table per scenario and the summary with
+// the targets' verdicts, and writes the summary into README.md between its markers (--no-write: don't).
+// Options: --seed N (default 54), --only NAME[,NAME] (no README write), --requests N (scored per scenario).
+import { join } from "node:path";
+import { score } from "./metrics";
+import { readmeBlock, scenarioTable, summaryTable, verdictList, writeReadme } from "./report";
+import { SCENARIOS, WARMUP } from "./scenarios";
+import { simulate } from "./sim";
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const seed = Number(arg("--seed") ?? 54);
+const only = arg("--only")?.split(",");
+const requestsArg = arg("--requests");
+const requests = requestsArg === undefined ? undefined : Number(requestsArg);
+const write = !process.argv.includes("--no-write") && only === undefined && requests === undefined;
+
+const started = performance.now();
+const results = SCENARIOS.filter((s) => only === undefined || only.includes(s.name)).map((s) => score(s, simulate(s, { seed, requests })));
+for (const m of results) console.log(`${scenarioTable(m)}\n`);
+console.log("### summary\n");
+console.log(summaryTable(results));
+console.log(`\n${verdictList(results)}`);
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+if (write) {
+  const git = (...args: string[]) =>
+    Bun.spawnSync(["git", ...args])
+      .stdout.toString()
+      .trim();
+  const dirty = git("status", "--porcelain", "--", "src") !== "" ? " with uncommitted changes in src/" : "";
+  const commit = `${git("rev-parse", "--short", "HEAD") || "unknown"}${dirty}`;
+  const header =
+    `The adaptive router in a simulated market (\`bun run bench:routing\`, bench/routing/): seven providers, ` +
+    `${results[0]?.scored ?? 0} requests per scenario after ${WARMUP} of warm-up, seed ${seed}, at ${commit}. ` +
+    "Ratios are against an oracle that knows the true medians and failure windows (TTFT: lower is better; tok/s: higher).";
+  writeReadme(join(import.meta.dir, "..", "..", "README.md"), readmeBlock(results, header));
+  console.log("README.md: routing-bench block written");
+}
