@@ -5,6 +5,7 @@ import type { CallContext, InferenceDeps } from "./context";
 import { prepareCall, type IncomingCall } from "./prepare";
 import { maxCostMicrodollars } from "./max-cost";
 import { recallFollowUp } from "./responses/follow-up";
+import { lookupSticky } from "./sticky/route";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineResult } from "./types";
@@ -33,6 +34,9 @@ export async function runCall(
 ): Promise<CallOutput> {
   // A Responses follow-up goes where its response lives (the shared store may answer asynchronously).
   const recalled = recallFollowUp(deps, ctx, incoming.native);
+  // The conversation's cache route, for the planner (ctx.sticky); a promise only when Redis is asked.
+  const sticky = lookupSticky(deps, ctx, incoming);
+  if (sticky) await sticky;
   const prepared = prepareCall(deps, ctx, incoming, endpoint, recalled instanceof Promise ? await recalled : recalled);
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
@@ -82,7 +86,7 @@ class RequestCallContext implements CallContext {
     readonly workspaceId: string,
     readonly apiKeyId: string,
     readonly endpoint: CallContext["endpoint"],
-    private readonly request: { readonly signal: AbortSignal },
+    private readonly request: { readonly signal: AbortSignal; readonly headers: Headers },
     metadata: CallMetadata | undefined,
   ) {
     this.traceId = metadata?.trace_id ?? null;
@@ -94,13 +98,19 @@ class RequestCallContext implements CallContext {
   get signal(): AbortSignal {
     return this.request.signal;
   }
+
+  get headers(): Headers {
+    return this.request.headers;
+  }
 }
 
 type CallMetadata = { trace_id?: string; user_id?: string; tags?: string[]; custom_fields?: Record<string, string> };
 
 /** The context of a call made by `request` (whose signal is read only when needed). */
 export function callContext(
-  base: Pick<CallContext, "requestId" | "workspaceId" | "apiKeyId" | "endpoint"> & { request: { readonly signal: AbortSignal } },
+  base: Pick<CallContext, "requestId" | "workspaceId" | "apiKeyId" | "endpoint"> & {
+    request: { readonly signal: AbortSignal; readonly headers: Headers };
+  },
   metadata: CallMetadata | undefined,
 ): CallContext {
   return new RequestCallContext(base.requestId, base.workspaceId, base.apiKeyId, base.endpoint, base.request, metadata);

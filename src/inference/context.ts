@@ -9,6 +9,8 @@ import type { Logger } from "../platform/logger";
 import type { ApiError } from "../http/errors";
 import type { AbortSweeper } from "../platform/abort-sweeper";
 import type { ResponseRouteMemory } from "./responses/route-memory";
+import type { StickyStore } from "./sticky/store";
+import type { StickyState } from "./sticky/route";
 
 export interface ByokLookup {
   /** The workspace's default, enabled BYOK key for the provider, or null (from memory). */
@@ -29,6 +31,10 @@ export interface CallContext {
   userId: string | null;
   tags: string[] | null;
   customFields: Record<string, string> | null;
+  /** The client's request headers (read by sticky/session-id.ts for the session's ID). */
+  readonly headers?: Headers;
+  /** The conversation and the route it is stuck to, set before planning when a route caches cheaply (sticky/route.ts). */
+  sticky?: StickyState;
 }
 
 /** Who served a call: after a fallback this may differ from the route the reservation was made for. */
@@ -78,6 +84,8 @@ export interface InferenceDeps {
   keepAliveMs: number;
   /** Which route served each stored response, for its follow-ups (previous_response_id). */
   responseRoutes: ResponseRouteMemory;
+  /** Which route holds each conversation's prompt cache (sticky routing); absent when `routing.sticky_ttl_s` is 0. */
+  sticky?: StickyStore;
   /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
   clientGoneDrainMs?: number;
 }
