@@ -31,8 +31,8 @@ function body(api: Api, model: string, stream: boolean): Record<string, unknown>
 }
 
 /** The routing_metadata of a JSON answer, or of the one stream event carrying it (top level or in `response`). */
-async function metadataOf(api: Api, model: string, stream: boolean): Promise<Meta> {
-  const r = await g.s.fetch(PATHS[api], { method: "POST", body: JSON.stringify(body(api, model, stream)) });
+async function metadataOf(api: Api, model: string, stream: boolean, headers: Record<string, string> = {}): Promise<Meta> {
+  const r = await g.s.fetch(PATHS[api], { method: "POST", body: JSON.stringify(body(api, model, stream)), headers });
   const text = await r.text();
   expect(`${r.status} ${text.slice(0, 200)}`).toStartWith("200");
   if (!stream) return (JSON.parse(text) as { routing_metadata: Meta }).routing_metadata;
@@ -110,4 +110,20 @@ test("after measurements the estimate follows them, away from the prior", async 
   // The mock answers within milliseconds; the prior is hundreds.
   expect(meta.ttft_ms_estimate).toBeLessThan(now.prior.ttft_ms / 2);
   expect(Math.abs(meta.ttft_ms_estimate - now.estimates.ttft_ms.p50)).toBeLessThanOrEqual(1);
+});
+
+test("a conversation's next turn on the route holding its prompt cache says sticky", async () => {
+  // beta/claude-solo reads cached input at 0.3 against 3 per 1M: a conversation that began there stays.
+  const session = { "x-session-id": `conv-${crypto.randomUUID()}` };
+  const first = await metadataOf("messages", "acme/anthropic-only", false, session);
+  expect(first.sticky).toBe(false);
+  for (const [api, stream] of [
+    ["messages", true],
+    ["messages", false],
+    ["chat", true],
+  ] as const) {
+    const next = await metadataOf(api, "acme/anthropic-only", stream, session);
+    expect(`${api} ${stream} ${next.provider_model_id} sticky=${next.sticky}`).toBe(`${api} ${stream} claude-solo sticky=true`);
+    expect(next.exploration).toBe(false);
+  }
 });
