@@ -29,6 +29,7 @@ import type { SharedMode } from "./shared-mode";
 import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upstream-fetch";
 import { edenPacer } from "./platform/memory-governor";
 import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
+import { MemoryStickyStore, type StickyStore } from "./inference/sticky/store";
 
 // The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
 // when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
@@ -124,6 +125,7 @@ function inferenceDeps(d: {
   creditHolds: CreditHolds;
   upstream: UpstreamClient;
   responseRoutes: ResponseRouteMemory;
+  sticky: StickyStore | undefined;
 }): InferenceDeps {
   const { credits, records } = d;
   return {
@@ -150,6 +152,7 @@ function inferenceDeps(d: {
     send: d.upstream.send,
     aborts: new AbortSweeper(),
     responseRoutes: d.responseRoutes,
+    sticky: d.sticky,
     keepAliveMs: 15_000,
   };
 }
@@ -184,6 +187,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
         apiKeys: repos.apiKeys,
         management,
         responseRouteTtlMs: config.responseRouteTtlMs,
+        stickyTtlMs: config.routing.stickyTtlMs,
         health,
       })
     : undefined;
@@ -195,6 +199,9 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
+  // routing.sticky_ttl_s 0 turns sticky routing off.
+  const stickyTtlMs = config.routing.stickyTtlMs;
+  const sticky = stickyTtlMs > 0 ? (shared?.sticky ?? new MemoryStickyStore({ ttlMs: stickyTtlMs })) : undefined;
   const inference = inferenceDeps({
     config,
     logger,
@@ -207,6 +214,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     creditHolds,
     upstream,
     responseRoutes,
+    sticky,
   });
   return {
     config,

@@ -14,6 +14,7 @@
 import type { ApiKeyCache } from "./auth/key-cache";
 import type { LimitTable } from "./limits/classes";
 import { RedisResponseRouteMemory } from "./inference/responses/redis-route-memory";
+import { RedisStickyStore } from "./inference/sticky/redis-store";
 import { RedisRateLimiter } from "./limits/redis-store";
 import type { ApiKeyRepo } from "./management/api-keys/repo";
 import { RedisIdempotencyLock } from "./management/idempotency/redis-lock";
@@ -39,6 +40,8 @@ export interface SharedModeOptions {
   management: Pick<Management, "routingDefaults" | "byok">;
   /** How long a response ID's route is remembered (config `response_route_ttl_hours`). */
   responseRouteTtlMs: number;
+  /** How long a conversation stays on its prompt cache's route (config `routing.sticky_ttl_s`). */
+  stickyTtlMs: number;
   /** The router's statistics: its samples are published to the other instances and theirs applied to it. */
   health: HealthStore;
 }
@@ -53,6 +56,8 @@ export interface SharedMode {
   idempotencyLock: RedisIdempotencyLock;
   /** The route and credential that served each Responses ID, for follow-ups on any instance. */
   responseRoutes: RedisResponseRouteMemory;
+  /** Each conversation's prompt-cache route (sticky routing), for its turns on any instance. */
+  sticky: RedisStickyStore;
   /** Route health samples to and from the other instances. */
   healthSync: RedisHealthSync;
   /** For /readyz: the connection and what the bus and the route health channel have seen. */
@@ -76,6 +81,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
     creditHolds: new RedisCreditHolds(redis, o.logger),
     idempotencyLock: new RedisIdempotencyLock(redis),
     responseRoutes: new RedisResponseRouteMemory(redis, o.responseRouteTtlMs),
+    sticky: new RedisStickyStore(redis, { ttlMs: o.stickyTtlMs }),
     healthSync,
     status: () => ({ ...redis.status(), invalidations: { ...bus.stats }, routeHealth: { ...healthSync.stats } }),
     async start() {
