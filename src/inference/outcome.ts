@@ -38,8 +38,8 @@ export function routingMetadata(
  */
 function rankedOn(c: Candidate): Pick<RoutingMetadata, "ttft_ms_estimate" | "throughput_tps_estimate" | "exploration" | "sticky"> {
   return {
-    ttft_ms_estimate: Math.round(c.breakdown.ttft.value),
-    throughput_tps_estimate: Math.round(c.breakdown.tps.value * 10) / 10,
+    ttft_ms_estimate: Math.round(c.estimate.ttftP50Ms),
+    throughput_tps_estimate: Math.round(c.estimate.tpsP50 * 10) / 10,
     exploration: c.explored === true,
     sticky: c.sticky === true,
   };

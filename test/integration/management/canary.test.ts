@@ -52,6 +52,7 @@ for (const kind of kinds) {
       await call("routing.update", w("/routing-defaults"), { body: { optimize: "ttft", providers: ["alpha"] } });
       await call("routing.update", w("/routing-defaults"), { body: { max_fallback_attempts: 99 } });
       await call("routing.delete", w("/routing-defaults"));
+      await call("routingHealth.get", "/v1/routing/health");
 
       // API keys: each created key's secret part is a marker allowed only in its own create response.
       const created = await call("apiKeys.create", w("/api-keys"), { body: { name: "canary", scopes: ["usage:read", "keys:read"] } });

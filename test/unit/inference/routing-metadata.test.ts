@@ -40,7 +40,7 @@ const meta = (c: Candidate) =>
   routingMetadata(prepared, { candidate: c, warnings: [], native: false } as unknown as AttemptPlan, 0, [], {});
 
 describe("routing_metadata's ranking fields", () => {
-  test("the estimates are the ranked figures: TTFT to an integer ms, throughput to one decimal", () => {
+  test("the estimates are the route's p50 estimates (not the ranking figures, which prefer and failures adjust): TTFT to an integer ms, throughput to one decimal", () => {
     const m = meta(candidate({ ttft: 412.6, tps: 87.349 }));
     expect(m).toMatchObject({ ttft_ms_estimate: 413, throughput_tps_estimate: 87.3, exploration: false, sticky: false });
   });
