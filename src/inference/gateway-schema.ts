@@ -23,7 +23,7 @@ const Percentile = (of: string) =>
 const ProviderIds = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
     maxItems: 100,
-    description: `${description} Provider IDs from /v1/providers.`,
+    description: `${description} Provider IDs from /v1/registry/providers.`,
   });
 
 export const GatewayRouting = Type.Object(

@@ -17,7 +17,7 @@ function checkProviderIds(routing: Routing, providers: ReadonlyMap<string, Provi
     for (let i = 0; i < ids.length; i++) {
       if (providers.has(ids[i]!)) continue;
       const param = `gateway.routing.${field}[${i}]`;
-      throw new ApiError("invalid_parameter", `Invalid '${param}': unknown provider (see /v1/providers).`, { param });
+      throw new ApiError("invalid_parameter", `Invalid '${param}': unknown provider (see /v1/registry/providers).`, { param });
     }
   }
 }
