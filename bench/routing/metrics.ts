@@ -114,7 +114,7 @@ export function score(s: Scenario, all: RequestRecord[]): Metrics {
     success: served.length / scored.length,
     overCeiling: scored.filter((r) => r.overCeiling).length,
     explored: scored.filter((r) => r.explored).length / scored.length,
-    planUs: sum(all.map((r) => r.planUs)) / all.length,
+    planUs: sum(scored.map((r) => r.planUs)) / Math.max(1, scored.length),
     inFlight: sum(served.map((r) => r.latencyMs!)) / Math.max(1, served.length) / INTER_ARRIVAL_MS,
     shares,
     verdicts: [],

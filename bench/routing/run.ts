@@ -32,7 +32,10 @@ if (write) {
     Bun.spawnSync(["git", ...args])
       .stdout.toString()
       .trim();
-  const dirty = git("status", "--porcelain", "--", "src") !== "" ? " with uncommitted changes in src/" : "";
+  const dirty =
+    git("status", "--porcelain", "--", "src/routing", "src/catalog") !== ""
+      ? " with uncommitted changes in src/routing or src/catalog"
+      : "";
   const commit = `${git("rev-parse", "--short", "HEAD") || "unknown"}${dirty}`;
   const header =
     `The adaptive router in a simulated market (\`bun run bench:routing\`, bench/routing/): seven providers, ` +

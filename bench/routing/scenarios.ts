@@ -72,7 +72,7 @@ export const SCENARIOS: readonly Scenario[] = [
     maxTtftMs: 400,
     changes: [],
     windows: [],
-    targets: ["ceiling"],
+    targets: ["cost", "ceiling", "success"],
   }),
   scenario({
     name: "outage",
