@@ -109,9 +109,8 @@ export class RedisHealthSync {
     if (this.started) return;
     this.started = true;
     this.health.setListener(this.listener);
-    this.redis.subscriber.on("message", (channel: string, text: string) => {
-      if (channel === this.channel) this.receive(text);
-    });
+    this.redis.subscriber.on("message", this.onMessage);
+    this.redis.subscriber.on("ready", this.onSubscriberReady);
     this.redis.subscriber
       .subscribe(this.channel)
       .catch((err: unknown) => this.logger.warn("route health subscribe failed", { error: String(err) }));
@@ -124,16 +123,28 @@ export class RedisHealthSync {
     if (this.redis.isUp()) void this.catchUp();
   }
 
-  /** Detaches from the store and publishes what is buffered, if Redis is up. */
+  /** Detaches from the store and the connection, publishing what is buffered if Redis is up. */
   stop(): void {
     if (!this.started) return;
     this.started = false;
     this.health.setListener(null);
     this.unsubscribe?.();
+    this.redis.subscriber.off("message", this.onMessage);
+    this.redis.subscriber.off("ready", this.onSubscriberReady);
     this.flush();
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
+
+  private readonly onMessage = (channel: string, text: string): void => {
+    if (channel === this.channel) this.receive(text);
+  };
+
+  // The two connections come back separately: a batch published while this one was not yet re-subscribed
+  // is in the log, so reading it again once the subscription is back loses nothing (batches apply once).
+  private readonly onSubscriberReady = (): void => {
+    if (this.redis.isUp()) void this.catchUp();
+  };
 
   /** Samples waiting to be published. */
   buffered(): number {
@@ -234,7 +245,7 @@ export class RedisHealthSync {
 
   /** The fleet's recent batches from the log, oldest first, each placed at its age on this clock. */
   async catchUp(): Promise<void> {
-    if (this.logBatches === 0) return;
+    if (this.logBatches === 0 || !this.redis.isUp()) return;
     let texts: string[];
     try {
       texts = await this.redis.client.lrange(this.logKey, 0, -1);

@@ -9,7 +9,7 @@ import { RedisConnection } from "../../../src/platform/redis";
 import { DEFAULT_HEALTH_OPTIONS, HealthStore } from "../../../src/routing/health";
 import { RedisHealthSync, type HealthSyncOptions } from "../../../src/routing/redis-health-sync";
 import { eventually } from "../../support/spawn";
-import { deleteKeys, SHARED_REDIS } from "./cluster";
+import { deleteKeys, privateRedis, SHARED_REDIS } from "./cluster";
 
 const logger = createLogger("error", () => {});
 const url = `${SHARED_REDIS}/6`;
@@ -42,11 +42,11 @@ async function linked(from: Instance, to: Instance): Promise<void> {
   throw new Error("the route health channel never linked the two instances");
 }
 
-async function pair(o: HealthSyncOptions = {}) {
+async function pair(o: HealthSyncOptions = {}, redisUrl = url) {
   const prefix = `switchyard-test-${randomBase62(10)}:`;
   prefixes.push(prefix);
-  const a = await instance(prefix, o);
-  const b = await instance(prefix, o);
+  const a = await instance(prefix, o, redisUrl);
+  const b = await instance(prefix, o, redisUrl);
   expect(a.redis.isUp() && b.redis.isUp()).toBe(true);
   await linked(a, b);
   await linked(b, a);
@@ -160,4 +160,27 @@ describe("RedisHealthSync", () => {
     expect(down.health.view(KEY, Date.now()).successes).toBe(310);
     expect(down.health.estimate(KEY, PRIOR, Date.now()).ttftP50Ms).toBeLessThan(200);
   });
+
+  test("through a Redis outage each instance learns alone; afterwards what one saw meanwhile reaches the other", async () => {
+    const redis = await privateRedis();
+    await redis.start();
+    try {
+      const { a, b } = await pair({}, redis.url);
+      await redis.stop();
+      expect(await eventually(() => !a.redis.isUp() && !b.redis.isUp(), 5_000, 10)).toBe(true);
+      for (let i = 0; i < 3; i++) a.health.recordFailure(KEY, {}, Date.now());
+      b.health.recordSuccess("beta/beta-model", { ttftMs: 80, latencyMs: 400 }, Date.now());
+      expect(a.health.state(KEY, Date.now())).toBe("open");
+      expect(b.health.state(KEY, Date.now())).toBe("closed");
+      expect(a.sync.buffered()).toBe(3);
+      await redis.start();
+      // The buffered samples leave once the connection is back, live or through the log.
+      expect(await eventually(() => b.health.state(KEY, Date.now()) === "open", 10_000, 10)).toBe(true);
+      expect(await eventually(() => a.health.view("beta/beta-model", Date.now()).successes === 1, 10_000, 10)).toBe(true);
+      expect(a.sync.buffered() + b.sync.buffered()).toBe(0);
+      expect(b.health.view(KEY, Date.now()).failures).toBe(3);
+    } finally {
+      await redis.stop();
+    }
+  }, 30_000);
 });
