@@ -81,9 +81,10 @@ export function scenarioTable(m: Metrics): string {
   return lines.join("\n");
 }
 
-/** The README block: how it was run, the summary and the verdicts. */
+/** The README block: how it was run, the summary (its last column names the targets judged) and what each scenario is. */
 export function readmeBlock(all: Metrics[], header: string): string {
-  return [BEGIN, header, "", summaryTable(all), "", verdictList(all), END].join("\n");
+  const stories = all.map((m) => `- ${m.scenario.name}: ${m.scenario.story}`);
+  return [BEGIN, header, "", summaryTable(all), "", ...stories, END].join("\n");
 }
 
 /**

@@ -37,10 +37,13 @@ if (write) {
       ? " with uncommitted changes in src/routing or src/catalog"
       : "";
   const commit = `${git("rev-parse", "--short", "HEAD") || "unknown"}${dirty}`;
-  const header =
-    `The adaptive router in a simulated market (\`bun run bench:routing\`, bench/routing/): seven providers, ` +
-    `${results[0]?.scored ?? 0} requests per scenario after ${WARMUP} of warm-up, seed ${seed}, at ${commit}. ` +
-    "Ratios are against an oracle that knows the true medians and failure windows (TTFT: lower is better; tok/s: higher).";
+  const header = [
+    "`bun run bench:routing` (bench/routing/, under a second) puts the router in a simulated market of seven",
+    `providers on a simulated clock: ${results[0]?.scored ?? 0} requests per scenario after ${WARMUP} of warm-up, seed ${seed}, at ${commit}.`,
+    "Ratios compare what the router served with an oracle that knows the true medians and failure windows",
+    "(TTFT: lower is better; tok/s: higher); switching counts the requests after a change until the router's",
+    "first choice is the oracle's for 10 in a row.",
+  ].join("\n");
   writeReadme(join(import.meta.dir, "..", "..", "README.md"), readmeBlock(results, header));
   console.log("README.md: routing-bench block written");
 }
