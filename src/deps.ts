@@ -77,6 +77,8 @@ function healthStore(config: Config): HealthStore {
   return new HealthStore({
     ...(circuit?.failure_threshold ? { failureThreshold: circuit.failure_threshold } : {}),
     ...(circuit?.cooldown_ms ? { cooldownMs: circuit.cooldown_ms } : {}),
+    halfLifeMs: config.routing.sampleHalfLifeMs,
+    exploreShare: config.routing.exploreShare,
   });
 }
 

@@ -34,7 +34,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: "The body is not valid JSON, or the request as a whole cannot be read.",
   invalid_parameter: "A field has a wrong type or value; `param` names its path (e.g. `gateway.metadata.tags[3]`).",
   invalid_provider_credentials: "The provider rejected the BYOK secret; nothing was saved.",
-  no_eligible_route: "Routing constraints (allow/exclude lists, data policy, price or TTFT ceiling) left no route.",
+  no_eligible_route:
+    "Routing constraints (allow/exclude lists, only_byok/only_platform, data policy, price or TTFT ceiling, throughput or success-rate floor, require_parameters) left no route.",
   invalid_api_key: "The API key is missing, malformed, unknown, expired or revoked.",
   insufficient_scope: "The API key lacks a scope this route requires.",
   model_not_found: "No model with this ID or alias is in the catalog.",

@@ -116,7 +116,13 @@ class HotFailure {
  * and the hot route checks compiled; routes that validate their own body leave it out.
  */
 export function inferencePost(admission: Admission, name: string, path: string, handle: RouteHandler, summary: string, body?: TSchema) {
-  const detail = { summary, tags: ["inference"], security: [{ bearer: [] }] };
+  // The body's schema is spelled out for the OpenAPI document (Elysia's custom parse hides it otherwise).
+  const detail = {
+    summary,
+    tags: ["inference"],
+    security: [{ bearer: [] }],
+    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+  };
   // As on the hot route: the key first (app.handle has no rate-limit step before it), then the counted body.
   const parse = async ({ request }: { request: Request }) => {
     await authenticateRequest(admission.keys, request, admission.allowXApiKey ?? false);
