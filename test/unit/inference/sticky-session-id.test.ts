@@ -101,24 +101,28 @@ describe("hash of the first system and user messages", () => {
     expect(key({ native: chat({ messages: turn2(CHAT.messages) }) })).toBe(first);
     expect(key({ native: chat({ messages: [{ role: "system", content: "be long" }, CHAT.messages[1]] }) })).not.toBe(first);
     expect(key({ native: chat({ messages: [CHAT.messages[0], { role: "user", content: "ho" }] }) })).not.toBe(first);
-    // A developer message counts as the system message; text parts are read, the parts' shape is not.
+    // A developer message counts as the system message; text parts are read, other parts are not.
     const parts = [
-      {
-        role: "developer",
-        content: [
-          { type: "text", text: "be " },
-          { type: "text", text: "brief" },
-        ],
-      },
+      { role: "developer", content: [{ type: "text", text: "be brief" }] },
       {
         role: "user",
         content: [
-          { type: "text", text: "hi" },
           { type: "image_url", image_url: { url: "data:..." } },
+          { type: "text", text: "hi" },
         ],
       },
     ];
     expect(key({ native: chat({ messages: parts }) })).toBe(first);
+    const image = (url: string) => [
+      {
+        role: "user",
+        content: [
+          { type: "image_url", image_url: { url } },
+          { type: "text", text: "hi" },
+        ],
+      },
+    ];
+    expect(key({ native: chat({ messages: image("data:a") }) })).toBe(key({ native: chat({ messages: image("data:b") }) }));
   });
 
   test("moving text between the system and the user message changes the key", () => {
