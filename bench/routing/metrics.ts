@@ -30,6 +30,8 @@ export interface Metrics {
   ttftP50Ratio: number | null;
   ttftP90Ratio: number | null;
   tpsRatio: number | null;
+  /** Mean true score of the served routes over the oracle's: 1 is the oracle; near-ties cost little here. */
+  scoreRatio: number | null;
   onOracle: number;
   switches: Switch[];
   success: number;
@@ -109,6 +111,7 @@ export function score(s: Scenario, all: RequestRecord[]): Metrics {
           ),
         )
       : null,
+    scoreRatio: ratio(sum(both.map((r) => r.score!)), sum(both.map((r) => r.oracleScore!))),
     onOracle: scored.filter((r) => r.served !== null && r.served === r.oracle).length / scored.length,
     switches: s.changes.filter((c) => c.atRequest < all.length).map((c) => switchAfter(all, c.atRequest, c.provider)),
     success: served.length / scored.length,

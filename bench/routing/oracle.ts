@@ -12,6 +12,8 @@ export interface OracleChoice {
   provider: string;
   profile: Profile;
   price: number;
+  /** The strategy's score (0..1) of every route that truly qualifies now, on the true figures; the others score 0. */
+  scores: ReadonlyMap<string, number>;
 }
 
 /** Whether the route's true figures at this moment break one of the scenario's ceilings. */
@@ -62,5 +64,6 @@ export function oracleChoice(s: Scenario, market: Market, world: World, t: numbe
   }
   const best = rankCandidates(list, s.optimize, 1)[0];
   if (best === undefined) return null;
-  return { provider: best.route.provider, profile: world.profile(best.route.provider, t), price: best.breakdown.cost.value };
+  const scores = new Map(list.map((c) => [c.route.provider, c.score]));
+  return { provider: best.route.provider, profile: world.profile(best.route.provider, t), price: best.breakdown.cost.value, scores };
 }

@@ -18,8 +18,8 @@ function switching(m: Metrics): string {
 /** One row per scenario; `timing: false` leaves out the planner's CPU (the only figure that is not deterministic). */
 export function summaryTable(all: Metrics[], timing = true): string {
   const head =
-    "| scenario | cost × | TTFT p50 × | TTFT p90 × | tok/s × | on oracle's route | switching after (requests) | success | over a ceiling | explored | planner µs/request | targets |";
-  const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|";
+    "| scenario | cost × | TTFT p50 × | TTFT p90 × | tok/s × | score × | on oracle's route | switching after (requests) | success | over a ceiling | explored | planner µs/request | targets |";
+  const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|";
   const rows = all.map((m) => {
     // Which targets were judged, so that a scenario checked on exploration alone does not read as a clean bill.
     const failed = m.verdicts.filter((v) => !v.pass).map((v) => v.name);
@@ -30,6 +30,7 @@ export function summaryTable(all: Metrics[], timing = true): string {
       x(m.ttftP50Ratio),
       x(m.ttftP90Ratio),
       x(m.tpsRatio),
+      x(m.scoreRatio),
       pct(m.onOracle),
       switching(m),
       pct(m.success),

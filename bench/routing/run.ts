@@ -41,8 +41,8 @@ if (write) {
     "`bun run bench:routing` (bench/routing/, under a second) puts the router in a simulated market of seven",
     `providers on a simulated clock: ${results[0]?.scored ?? 0} requests per scenario after ${WARMUP} of warm-up, seed ${seed}, at ${commit}.`,
     "Ratios compare what the router served with an oracle that knows the true medians and failure windows",
-    "(TTFT: lower is better; tok/s: higher); switching counts the requests after a change until the router's",
-    "first choice is the oracle's for 10 in a row.",
+    "(TTFT: lower is better; tok/s: higher; score: the strategy's own score of the route on the true figures);",
+    "switching counts the requests after a change until the router's first choice is the oracle's for 10 in a row.",
   ].join("\n");
   writeReadme(join(import.meta.dir, "..", "..", "README.md"), readmeBlock(results, header));
   console.log("README.md: routing-bench block written");

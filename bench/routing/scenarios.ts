@@ -74,6 +74,16 @@ export const SCENARIOS: readonly Scenario[] = [
     windows: [],
     targets: ["cost", "ceiling", "success"],
   }),
+  // Strict cost never explores: this one checks that exploration, too, stays under the ceiling.
+  scenario({
+    name: "ttft-ceiling-focus",
+    story: "optimize cost-focus in a pool with max_ttft_ms 400",
+    optimize: "cost-focus",
+    maxTtftMs: 400,
+    changes: [],
+    windows: [],
+    targets: ["ceiling", "success"],
+  }),
   scenario({
     name: "outage",
     story:

@@ -50,6 +50,9 @@ export interface RequestRecord {
   oracleTtftMs: number | null;
   oracleTps: number | null;
   oraclePrice: number | null;
+  /** The strategy's true score of the served route and of the oracle's (rank.ts weights on the true figures). */
+  score: number | null;
+  oracleScore: number | null;
   /** Served on a route whose true figures broke a ceiling when the attempt started. */
   overCeiling: boolean;
   planUs: number;
@@ -113,6 +116,7 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
   );
   const health = new HealthStore({ random: mulberry32(options.seed ^ 0x5eed) });
   const records: RequestRecord[] = [];
+  const oracleScores: (ReadonlyMap<string, number> | null)[] = [];
   const queue = new Queue();
   for (let i = 0; i < total; i++) queue.push(draws[i]!.arrival, { kind: "arrive", i });
   const request = { optimize: s.optimize, maxCostPer1m: s.maxCostPer1m, maxTtftMs: s.maxTtftMs };
@@ -160,9 +164,12 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
         oracleTtftMs: oracle ? lognormal(oracle.profile.ttftMs, oracle.profile.ttftSigma, d.zTtft) : null,
         oracleTps: oracle ? lognormal(oracle.profile.tps, oracle.profile.tpsSigma, d.zTps) : null,
         oraclePrice: oracle?.price ?? null,
+        score: null,
+        oracleScore: oracle ? oracle.scores.get(oracle.provider)! : null,
         overCeiling: false,
         planUs,
       });
+      oracleScores.push(oracle?.scores ?? null);
       if (plan.ok) attempt(ev.i, plan.candidates, 0, now);
       continue;
     }
@@ -180,6 +187,7 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
       rec.doneAt = now;
       rec.price = blended(truth);
       rec.overCeiling = breaksCeiling(s, rec.price, world.profile(c.route.provider, startedAt));
+      rec.score = oracleScores[i]?.get(c.route.provider) ?? 0;
       continue;
     }
     const { error } = outcome;

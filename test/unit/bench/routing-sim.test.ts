@@ -36,6 +36,9 @@ test("a short run serves every request through the real planner and scores it ag
   expect(m.success).toBe(1);
   expect(m.overCeiling).toBe(0);
   expect(m.onOracle).toBeGreaterThan(0.5);
+  // The oracle's route has the best true score, so the served routes' can only come close to it.
+  expect(m.scoreRatio!).toBeGreaterThan(0.5);
+  expect(m.scoreRatio!).toBeLessThanOrEqual(1);
   expect(m.switches).toHaveLength(1);
   // Before the change the oracle is the fastest route; after it, the next fastest.
   expect(records[149]!.oracle).toBe("oak");
