@@ -5,7 +5,7 @@ import type { CallContext, InferenceDeps } from "./context";
 import { prepareCall, type IncomingCall } from "./prepare";
 import { maxCostMicrodollars } from "./max-cost";
 import { recallFollowUp } from "./responses/follow-up";
-import { lookupSticky } from "./sticky/route";
+import { lookupSticky, type StickyState } from "./sticky/route";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineResult } from "./types";
@@ -80,6 +80,8 @@ class RequestCallContext implements CallContext {
   readonly userId: string | null;
   readonly tags: string[] | null;
   readonly customFields: Record<string, string> | null;
+  /** Set before planning (sticky/route.ts); declared so that every context has one shape. */
+  sticky: StickyState | undefined = undefined;
 
   constructor(
     readonly requestId: string,
