@@ -73,7 +73,9 @@ function drawRequests(n: number, seed: number): Draw[] {
 type Outcome = { ok: true; durationMs: number; ttftMs: number; tps: number } | { ok: false; durationMs: number; error: UpstreamError };
 
 type EventBody =
-  { kind: "arrive"; i: number } | { kind: "done"; i: number; candidates: Candidate[]; at: number; startedAt: number; outcome: Outcome };
+  | { kind: "arrive"; i: number }
+  | { kind: "first"; key: string; ttftMs: number }
+  | { kind: "done"; i: number; candidates: Candidate[]; at: number; startedAt: number; outcome: Outcome };
 type SimEvent = EventBody & { t: number; seq: number };
 
 /** A time-ordered queue (ties in insertion order); a few hundred events are pending at most. */
@@ -131,6 +133,8 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
       if (!health.tryAcquireProbe(c.routeKey, now)) continue;
       rec.attempts++;
       const outcome = draw(world, c, now, draws[i]!);
+      // As in the gateway (run-stream.ts), a stream's TTFT reaches the store at its first token.
+      if (outcome.ok) queue.push(now + outcome.ttftMs, { kind: "first", key: c.routeKey, ttftMs: outcome.ttftMs });
       queue.push(now + outcome.durationMs, { kind: "done", i, candidates, at: k, startedAt: now, outcome });
       return;
     }
@@ -146,12 +150,15 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
       const t0 = performance.now();
       const plan: RoutePlan = planRoute(input);
       const planUs = (performance.now() - t0) * 1000;
-      const first = plan.ok ? plan.candidates[0] : undefined;
+      // The router's first choice is the route it ranked best: an exploration leads with another one to
+      // measure it (counted in `explored`), and the best is then its first fallback.
+      const lead = plan.ok ? plan.candidates[0] : undefined;
+      const first = lead?.explored === true && plan.ok ? (plan.candidates[1] ?? lead) : lead;
       records.push({
         index: ev.i,
         arrival: now,
         first: first?.route.provider ?? null,
-        explored: first?.explored === true,
+        explored: lead?.explored === true,
         oracle: oracle?.provider ?? null,
         served: null,
         attempts: 0,
@@ -173,10 +180,14 @@ export function simulate(s: Scenario, options: SimOptions): RequestRecord[] {
       if (plan.ok) attempt(ev.i, plan.candidates, 0, now);
       continue;
     }
+    if (ev.kind === "first") {
+      health.recordFirstToken(ev.key, ev.ttftMs, now);
+      continue;
+    }
     const { i, candidates, at, startedAt, outcome } = ev;
     const c = candidates[at]!;
     if (outcome.ok) {
-      health.recordSuccess(c.routeKey, { ttftMs: outcome.ttftMs, tps: outcome.tps, latencyMs: outcome.durationMs }, now);
+      health.recordSuccess(c.routeKey, { tps: outcome.tps, latencyMs: outcome.durationMs }, now);
       const rec = records[i]!;
       const truth = truthOf(c.route.provider);
       rec.served = c.route.provider;

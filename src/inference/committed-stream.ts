@@ -273,7 +273,8 @@ class CommittedStream implements SessionClient {
     const genMs = latencyMs - s.ttftMs;
     const tps = usage.outputTokens > 0 && genMs > 0 ? (usage.outputTokens * 1000) / genMs : undefined;
     if (ok) {
-      deps.health.recordSuccess(c.routeKey, { ttftMs: s.ttftMs, tps, latencyMs }, Date.now());
+      // The TTFT was recorded at the first token (run-stream.ts).
+      deps.health.recordSuccess(c.routeKey, { tps, latencyMs }, Date.now());
       const response = this.settling?.response as { id?: unknown } | undefined;
       if (response) rememberServed(deps, ctx, prepared, s.plan, response.id);
     } else if (error) reportFailure(deps, ctx.workspaceId, s.plan, error);

@@ -78,6 +78,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
       else {
         session.commit();
         const ttftMs = session.now() - session.t0;
+        deps.health.recordFirstToken(plan.candidate.routeKey, ttftMs, Date.now());
         return { ok: true, committed: { plan, events, session, first: [...early, ev], usage, attempt, startedAt, ttftMs } };
       }
     }

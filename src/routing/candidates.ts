@@ -100,10 +100,15 @@ function staticStage(route: RouteEntry, source: "byok" | "platform" | null, limi
   return ESTIMATED;
 }
 
-/** The first measured constraint a route fails (TTFT, throughput, success rate), or PASSED. */
-function estimateStage(e: RouteEstimate, o: RoutingOptions): number {
-  if (o.maxTtftMs !== undefined && (o.ttftPercentile === "p95" ? e.ttftP95Ms : e.ttftP50Ms) > o.maxTtftMs) return ESTIMATED;
-  if (o.minThroughputTps !== undefined && (o.throughputPercentile === "p95" ? e.tpsP95 : e.tpsP50) < o.minThroughputTps)
+/**
+ * The first measured constraint a route fails (TTFT, throughput, success rate), or PASSED. The ceilings
+ * read the steadier estimate (`ceiling`: about the last fifty samples) so that noise near a ceiling does
+ * not shut a route out for good; the success rate reads the recent one.
+ */
+function estimateStage(e: RouteEstimate, ceiling: RouteEstimate | null, o: RoutingOptions): number {
+  const c = ceiling ?? e;
+  if (o.maxTtftMs !== undefined && (o.ttftPercentile === "p95" ? c.ttftP95Ms : c.ttftP50Ms) > o.maxTtftMs) return ESTIMATED;
+  if (o.minThroughputTps !== undefined && (o.throughputPercentile === "p95" ? c.tpsP95 : c.tpsP50) < o.minThroughputTps)
     return ESTIMATED + 1;
   if (o.minSuccessRate !== undefined && e.outcomeSamples > 0 && e.successRate < o.minSuccessRate) return ESTIMATED + 2;
   return PASSED;
@@ -136,7 +141,10 @@ function makeCandidate(
       tps: { value: 0, normalized: 0, weight: 0 },
     },
   };
-  rankedFigures(c.breakdown, blendedPrice(route), estimate.ttftP50Ms, estimate.tpsP50, estimate.successRate, preferred);
+  // A half-open route is ranked as if reliable: its circuit already answers for the failures, and ranking
+  // it down as well would keep it from ever leading a plan, so from ever being probed.
+  const reliability = halfOpen ? 1 : estimate.successRate;
+  rankedFigures(c.breakdown, blendedPrice(route), estimate.ttftP50Ms, estimate.tpsP50, reliability, preferred);
   return c;
 }
 
@@ -203,6 +211,7 @@ export function planRoute(input: PlanInput): RoutePlan {
   };
   const fallback = options.mode === "fallback";
   const prefer = options.prefer;
+  const hasCeiling = options.maxTtftMs !== undefined || options.minThroughputTps !== undefined;
   // pool: one bucket; fallback: one bucket per model, kept in the given order.
   const buckets: Candidate[][] = [];
   let pool: Candidate[] = [];
@@ -224,8 +233,10 @@ export function planRoute(input: PlanInput): RoutePlan {
         continue;
       }
       const key = `${route.provider}/${route.providerModelId}`;
-      const estimate = health.estimate(key, { ttftMs: route.ttftHintMs, tps: route.tpsHint }, now);
-      stage = estimateStage(estimate, options);
+      const prior = { ttftMs: route.ttftHintMs, tps: route.tpsHint };
+      const estimate = health.estimate(key, prior, now);
+      const ceiling = hasCeiling ? health.ceilingEstimate(key, prior, now) : null;
+      stage = estimateStage(estimate, ceiling, options);
       if (stage > deepestStage) deepestStage = stage;
       if (stage !== PASSED) continue;
       const provider = input.providers.get(route.provider);

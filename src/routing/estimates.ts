@@ -15,6 +15,35 @@ export interface EstimateOptions {
 
 export const DEFAULT_ESTIMATE_OPTIONS: EstimateOptions = { halfLifeMs: 600_000, sampleDecay: 0.9, outcomeDecay: 0.95 };
 
+/** The long-run view of a route (its history, not its last few samples): what a changed route may return to. */
+export function longRunOptions(o: EstimateOptions): EstimateOptions {
+  return { halfLifeMs: o.halfLifeMs * 6, sampleDecay: 0.995, outcomeDecay: o.outcomeDecay };
+}
+
+/**
+ * The steadier view the ceilings compare against (about the last fifty samples): one slow answer of a route
+ * near a ceiling must not shut it out, while a real change still shows at once through the surprise test.
+ */
+/**
+ * The prior's weight in the ceilings' view, in samples: a ceiling shuts a route out until its samples fade,
+ * so it takes more than a couple of slow first answers to outweigh the route's hint.
+ */
+export const CEILING_PRIOR_WEIGHT = 2;
+
+export function steadyOptions(o: EstimateOptions): EstimateOptions {
+  return { halfLifeMs: o.halfLifeMs * 3, sampleDecay: 0.98, outcomeDecay: o.outcomeDecay };
+}
+
+/** A sample this many standard deviations from the recent mean is taken as a change: the old ones fade faster. */
+const SURPRISE_SIGMAS = 3;
+/** The smallest log-space spread the surprise test assumes (±15 %), so a steady route is not "surprised" by noise. */
+const MIN_SURPRISE_SIGMA = 0.15;
+/** Weight left to the older samples after a surprise (on top of the usual decay). */
+const SURPRISE_DECAY = 0.2;
+/** Beyond this many, the route is not what it was: the older samples keep only a hundredth of their weight. */
+const SHOCK_SIGMAS = 5;
+const SHOCK_DECAY = 0.01;
+
 /** The prior's weight, in samples: small, so that measurements soon dominate it. */
 const PRIOR_WEIGHT = 0.25;
 /** Log-space spread assumed before the data says otherwise (≈ p95/p50 of 2.3). */
@@ -46,10 +75,20 @@ function timeFactor(at: number, now: number, halfLifeMs: number): number {
   return now > at ? Math.pow(2, -(now - at) / halfLifeMs) : 1;
 }
 
-/** Adds one sample in place (value > 0). */
-export function addLogSample(s: LogSums, value: number, now: number, o: EstimateOptions): void {
-  const f = s.w === 0 ? 0 : o.sampleDecay * timeFactor(s.at, now, o.halfLifeMs);
+/**
+ * Adds one sample in place (value > 0). `detectChange`: a sample far outside the recent spread (a route that
+ * just got much slower or faster) fades the older samples at once, so the estimate follows in a few samples.
+ */
+export function addLogSample(s: LogSums, value: number, now: number, o: EstimateOptions, detectChange = false): void {
+  let f = s.w === 0 ? 0 : o.sampleDecay * timeFactor(s.at, now, o.halfLifeMs);
   const x = Math.log(value);
+  if (detectChange && s.w >= 3) {
+    const mean = s.m1 / s.w;
+    const sd = Math.sqrt(Math.max(0, s.m2 / s.w - mean * mean));
+    const z = Math.abs(x - mean) / (sd > MIN_SURPRISE_SIGMA ? sd : MIN_SURPRISE_SIGMA);
+    if (z > SHOCK_SIGMAS) f *= SHOCK_DECAY;
+    else if (z > SURPRISE_SIGMAS) f *= SURPRISE_DECAY;
+  }
   s.w = s.w * f + 1;
   s.m1 = s.m1 * f + x;
   s.m2 = s.m2 * f + x * x;
@@ -65,6 +104,8 @@ export function addOutcome(s: OutcomeSums, success: boolean, now: number, o: Est
 
 /** The log-space posterior of one figure: mean, spread of the figure, and uncertainty of the mean. */
 export interface LogPosterior {
+  /** When the figure was last sampled (0: never). */
+  at: number;
   mu: number;
   sigma: number;
   /** Standard deviation of `mu` itself: wide when the data is thin or old (what the bandit samples). */
@@ -73,16 +114,16 @@ export interface LogPosterior {
   weight: number;
 }
 
-export function logPosterior(s: LogSums, prior: number, now: number, halfLifeMs: number): LogPosterior {
+export function logPosterior(s: LogSums, prior: number, now: number, halfLifeMs: number, priorWeight = PRIOR_WEIGHT): LogPosterior {
   const f = s.w === 0 ? 0 : timeFactor(s.at, now, halfLifeMs);
   const w = s.w * f;
   const mu0 = Math.log(prior > 0 ? prior : 1);
-  const k = PRIOR_WEIGHT + w;
-  const mu = (PRIOR_WEIGHT * mu0 + s.m1 * f) / k;
+  const k = priorWeight + w;
+  const mu = (priorWeight * mu0 + s.m1 * f) / k;
   // Spread around the data's own mean, with the prior's spread as a pseudo-sample.
   const scatter = w > 0 ? Math.max(0, s.m2 * f - (s.m1 * f * s.m1 * f) / w) : 0;
-  const sigma = Math.sqrt((PRIOR_WEIGHT * PRIOR_SIGMA * PRIOR_SIGMA + scatter) / k);
-  return { mu, sigma, muSd: sigma / Math.sqrt(k), weight: w };
+  const sigma = Math.sqrt((priorWeight * PRIOR_SIGMA * PRIOR_SIGMA + scatter) / k);
+  return { at: s.at, mu, sigma, muSd: sigma / Math.sqrt(k), weight: w };
 }
 
 export function successRate(s: OutcomeSums, now: number, halfLifeMs: number): { rate: number; weight: number } {

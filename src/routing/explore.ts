@@ -2,6 +2,7 @@
 // measured early and re-measured as its samples age. A route never measured, or whose samples have faded
 // away, is tried first; otherwise Thompson sampling on the strategy's own score: each route's TTFT and
 // throughput are drawn from their posteriors (wide when thin or old) and the draw's winner is tried. The
+// draw of a route not sampled for a while may come from its long-run history (it may have recovered). The
 // HealthStore's budget caps explorations at `exploreShare` of the plans; strict `cost` never explores
 // (prices are known), and a half-open route (a circuit probe) is never an exploration.
 import { normalDraw } from "./estimates";
@@ -17,6 +18,17 @@ function bestOf<T extends Ranked>(list: readonly T[], optimize: Optimize): numbe
   let best = 0;
   for (let i = 1; i < list.length; i++) if (compare(list[i], list[best]) < 0) best = i;
   return best;
+}
+
+/** Draws per plan while the budget allows an exploration. */
+const DRAWS = 3;
+
+/** How soon an unsampled route may have changed: a thousandth of the sample half-life (0.6 s by default). */
+const CHANGE_FRACTION = 0.001;
+
+function changeChance(at: number, now: number, halfLifeMs: number): number {
+  if (at === 0 || now <= at) return 0;
+  return 1 - Math.exp(-(now - at) / (halfLifeMs * CHANGE_FRACTION));
 }
 
 function figures(): ScoreBreakdown {
@@ -39,24 +51,53 @@ function staleIndex(list: readonly Candidate[]): number {
   return pick;
 }
 
-/** One Thompson draw per route, ranked as the strategy ranks the estimates; -1 when the winner is half-open. */
-function thompsonIndex(
-  list: readonly Candidate[],
-  optimize: Optimize,
-  health: HealthStore,
-  now: number,
-  prefer: readonly string[],
-): number {
-  const random = health.random;
-  const shadows: Ranked[] = new Array(list.length);
+type Posteriors = ReturnType<HealthStore["posteriors"]>;
+
+/** What the draws need of each route, read once per plan: its posteriors and the chance it changed. */
+interface DrawBasis {
+  post: Posteriors;
+  ttftChange: number;
+  tpsChange: number;
+  shadow: Ranked;
+}
+
+function drawBasis(list: readonly Candidate[], health: HealthStore, now: number): DrawBasis[] {
+  const out: DrawBasis[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
     const post = health.posteriors(c.routeKey, { ttftMs: c.route.ttftHintMs, tps: c.route.tpsHint }, now);
-    const ttft = Math.exp(post.ttft.mu + post.ttft.muSd * normalDraw(random));
-    const tps = Math.exp(post.tps.mu + post.tps.muSd * normalDraw(random));
     const shadow: Ranked = { breakdown: figures(), score: 0 };
-    rankedFigures(shadow.breakdown, c.breakdown.cost.value, ttft, tps, c.estimate.successRate, prefer.includes(c.provider.id));
-    // The cost figure already carries `prefer`: keep it as the candidate has it.
+    out[i] = {
+      post,
+      ttftChange: changeChance(post.ttft.at, now, health.halfLifeMs),
+      tpsChange: changeChance(post.tps.at, now, health.halfLifeMs),
+      shadow,
+    };
+  }
+  return out;
+}
+
+/** One Thompson draw per route, ranked as the strategy ranks the estimates; -1 when the winner is half-open. */
+function thompsonIndex(
+  list: readonly Candidate[],
+  basis: DrawBasis[],
+  optimize: Optimize,
+  random: () => number,
+  prefer: readonly string[],
+): number {
+  const shadows: Ranked[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    const { post, shadow } = basis[i];
+    // A route not sampled for a while may have changed back: with a chance that grows with the time since
+    // its last sample, its draw comes from its long-run history instead of its recent samples.
+    const ttftPost = random() < basis[i].ttftChange ? post.ttftLong : post.ttft;
+    const tpsPost = random() < basis[i].tpsChange ? post.tpsLong : post.tps;
+    const ttft = Math.exp(ttftPost.mu + ttftPost.muSd * normalDraw(random));
+    const tps = Math.exp(tpsPost.mu + tpsPost.muSd * normalDraw(random));
+    const reliability = c.circuit === "closed" ? c.estimate.successRate : 1;
+    rankedFigures(shadow.breakdown, 0, ttft, tps, reliability, prefer.includes(c.provider.id));
+    // The cost figure is known: the candidate's own (it already carries `prefer`).
     shadow.breakdown.cost.value = c.breakdown.cost.value;
     shadows[i] = shadow;
   }
@@ -79,7 +120,11 @@ export function explorationPick(
   if (optimize === "cost" || list.length < 2 || !health.canExplore()) return null;
   const best = bestOf(list, optimize);
   let pick = staleIndex(list);
-  if (pick < 0) pick = thompsonIndex(list, optimize, health, now, prefer);
+  if (pick < 0 || pick === best) {
+    // Up to DRAWS Thompson draws: a budget that is there is spent on the likeliest challengers, not banked.
+    const basis = drawBasis(list, health, now);
+    for (let d = 0; d < DRAWS && (pick < 0 || pick === best); d++) pick = thompsonIndex(list, basis, optimize, health.random, prefer);
+  }
   if (pick < 0 || pick === best) return null;
   health.spendExploration();
   const c = list[pick];

@@ -7,7 +7,9 @@ import type { FailureSample, SuccessSample } from "./health";
 type WireSuccess = [0, string, number, number | null, number | null, number | null];
 /** [1, key, ageMs, retryAfterMs, workspaceId, status, code]: a failure. */
 type WireFailure = [1, string, number, number | null, string | null, number | null, string | null];
-export type WireSample = WireSuccess | WireFailure;
+/** [2, key, ageMs, ttftMs]: a stream's first token (its outcome follows as a success or a failure). */
+type WireFirstToken = [2, string, number, number | null];
+export type WireSample = WireSuccess | WireFailure | WireFirstToken;
 
 export interface WireBatch {
   /** The publishing instance: its own batches come back through the subscription and are skipped. */
@@ -19,7 +21,7 @@ export interface WireBatch {
   s: WireSample[];
 }
 
-export type Sample = { kind: 0; sample: SuccessSample } | { kind: 1; sample: FailureSample };
+export type Sample = { kind: 0; sample: SuccessSample } | { kind: 1; sample: FailureSample } | { kind: 2; sample: SuccessSample };
 
 /** The longest age a sample may claim: a buffer that waited through a long Redis outage sends nothing older. */
 export const MAX_SAMPLE_AGE_MS = 60_000;
@@ -32,6 +34,10 @@ const round = (x: number | undefined, digits: number): number | null => {
 
 export function encodeSuccess(key: string, age: number, s: SuccessSample): WireSuccess {
   return [0, key, age, round(s.latencyMs, 1), round(s.ttftMs, 1), round(s.tps, 2)];
+}
+
+export function encodeFirstToken(key: string, age: number, s: SuccessSample): WireFirstToken {
+  return [2, key, age, round(s.ttftMs, 1)];
 }
 
 export function encodeFailure(key: string, age: number, s: FailureSample): WireFailure {
@@ -78,6 +84,11 @@ export function decodeSample(w: unknown): { key: string; age: number; s: Sample 
     if (status !== undefined) sample.status = status;
     if (code !== undefined) sample.code = code;
     return { key: w[1], age, s: { kind: 1, sample } };
+  }
+  if (w[0] === 2) {
+    const ttftMs = num(w[3]);
+    if (ttftMs === undefined) return null;
+    return { key: w[1], age, s: { kind: 2, sample: { latencyMs: Number.NaN, ttftMs } } };
   }
   return null;
 }

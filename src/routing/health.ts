@@ -9,10 +9,13 @@ import type { RouteEntry } from "../catalog/types";
 import {
   addLogSample,
   addOutcome,
+  CEILING_PRIOR_WEIGHT,
   DEFAULT_ESTIMATE_OPTIONS,
   emptyLogSums,
   emptyOutcomes,
   logPosterior,
+  longRunOptions,
+  steadyOptions,
   successRate,
   toEstimate,
   type LogSums,
@@ -75,6 +78,7 @@ export interface FailureSample {
 export interface HealthListener {
   success(key: string, sample: SuccessSample, now: number): void;
   failure(key: string, sample: FailureSample, now: number): void;
+  firstToken(key: string, ttftMs: number, now: number): void;
 }
 
 /** A route's circuit and raw counts, for GET /v1/routing/health. */
@@ -95,6 +99,15 @@ export interface RouteHealthView {
 interface RouteHealth {
   ttft: LogSums;
   tps: LogSums;
+  /** The same figures over the route's longer history (the bandit's view of what a changed route may return to). */
+  ttftLong: LogSums;
+  tpsLong: LogSums;
+  /** The steadier view the ceilings compare against (estimates.ts steadyOptions). */
+  ttftSteady: LogSums;
+  tpsSteady: LogSums;
+  /** The last estimates computed, dropped by every sample (estimate() runs per route per request). */
+  cached: CachedEstimate | null;
+  cachedCeiling: CachedEstimate | null;
   outcomes: OutcomeSums;
   successes: number;
   failures: number;
@@ -127,6 +140,8 @@ export class HealthStore {
   private readonly routes = new Map<string, RouteHealth>();
   private readonly options: HealthOptions;
   private readonly estimateOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
+  private readonly longOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
+  private readonly steadyOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
   private listener: HealthListener | null = null;
   /** Exploration credit: grows by exploreShare per plan that could explore, spent one per exploration. */
   private credit = 0;
@@ -134,6 +149,8 @@ export class HealthStore {
   constructor(options: Partial<HealthOptions> = {}) {
     this.options = { ...DEFAULT_HEALTH_OPTIONS, ...options };
     this.estimateOptions = { ...DEFAULT_ESTIMATE_OPTIONS, halfLifeMs: this.options.halfLifeMs };
+    this.longOptions = longRunOptions(this.estimateOptions);
+    this.steadyOptions = steadyOptions(this.estimateOptions);
   }
 
   /** The uniform source the bandit draws from. */
@@ -147,13 +164,16 @@ export class HealthStore {
 
   /** `fromPeer`: another instance's sample (shared mode), applied without being told to the listener again. */
   recordSuccess(key: string, sample: SuccessSample, now: number, fromPeer = false): void {
-    const h = this.entry(key);
+    const h = this.touched(key);
     const o = this.estimateOptions;
-    if (sample.ttftMs !== undefined && Number.isFinite(sample.ttftMs) && sample.ttftMs >= 0) {
-      // A 0 ms first token (a cached answer, a clock step) is a very fast one, not a missing one.
-      addLogSample(h.ttft, Math.max(sample.ttftMs, 1), now, o);
+    if (sample.ttftMs !== undefined && Number.isFinite(sample.ttftMs) && sample.ttftMs >= 0) this.addTtft(h, sample.ttftMs, now);
+    if (sample.tps !== undefined && Number.isFinite(sample.tps) && sample.tps > 0) {
+      addLogSample(h.tps, sample.tps, now, o, true);
+      addLogSample(h.tpsLong, sample.tps, now, this.longOptions);
+      addLogSample(h.tpsSteady, sample.tps, now, this.steadyOptions, true);
     }
-    if (sample.tps !== undefined && Number.isFinite(sample.tps) && sample.tps > 0) addLogSample(h.tps, sample.tps, now, o);
+    // A probe that closes an open circuit forgives the failures that opened it: the circuit answered for them.
+    if (h.open) h.outcomes = emptyOutcomes();
     addOutcome(h.outcomes, true, now, o);
     h.successes++;
     h.consecutiveFailures = 0;
@@ -165,8 +185,18 @@ export class HealthStore {
     if (!fromPeer && this.listener !== null) this.listener.success(key, sample, now);
   }
 
+  /**
+   * A stream's first token: its TTFT is a sample as soon as it is known (the attempt's outcome comes with
+   * recordSuccess or recordFailure later), so a route that got slower is seen a whole generation earlier.
+   */
+  recordFirstToken(key: string, ttftMs: number, now: number, fromPeer = false): void {
+    if (!Number.isFinite(ttftMs) || ttftMs < 0) return;
+    this.addTtft(this.touched(key), ttftMs, now);
+    if (!fromPeer && this.listener !== null) this.listener.firstToken(key, ttftMs, now);
+  }
+
   recordFailure(key: string, sample: FailureSample, now: number, fromPeer = false): void {
-    const h = this.entry(key);
+    const h = this.touched(key);
     const { failureThreshold } = this.options;
     addOutcome(h.outcomes, false, now, this.estimateOptions);
     h.failures++;
@@ -232,21 +262,55 @@ export class HealthStore {
 
   /** The route's estimates now: its measurements over its prior (route hints), faded by age. */
   estimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
-    const h = this.routes.get(key);
+    const h = this.entry(key);
+    const c = h.cached;
+    // Kept until the next sample, or a second: the fade in a second is under 0.2 % of a weight.
+    if (c !== null && fresh(c, prior, now)) return c.estimate;
     const half = this.options.halfLifeMs;
-    const ttft = logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half);
-    const tps = logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half);
-    return toEstimate(ttft, tps, successRate(h?.outcomes ?? EMPTY_OUTCOMES, now, half));
+    const ttft = logPosterior(h.ttft, prior.ttftMs, now, half);
+    const tps = logPosterior(h.tps, prior.tps, now, half);
+    const estimate = toEstimate(ttft, tps, successRate(h.outcomes, now, half));
+    h.cached = { estimate, at: now, ttftPrior: prior.ttftMs, tpsPrior: prior.tps };
+    return estimate;
   }
 
-  /** The log-space posteriors behind estimate(), for the bandit's draws (explore.ts). */
+  /** The log-space posteriors behind estimate(), recent and long-run, for the bandit's draws (explore.ts). */
   posteriors(key: string, prior: { ttftMs: number; tps: number }, now: number) {
     const h = this.routes.get(key);
     const half = this.options.halfLifeMs;
+    const long = this.longOptions.halfLifeMs;
     return {
       ttft: logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half),
       tps: logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half),
+      ttftLong: logPosterior(h?.ttftLong ?? EMPTY_LOG, prior.ttftMs, now, long),
+      tpsLong: logPosterior(h?.tpsLong ?? EMPTY_LOG, prior.tps, now, long),
     };
+  }
+
+  /** The p50/p95 figures the ceilings compare against: the steadier view of the route's samples. */
+  ceilingEstimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
+    const h = this.entry(key);
+    const c = h.cachedCeiling;
+    if (c !== null && fresh(c, prior, now)) return c.estimate;
+    const half = this.steadyOptions.halfLifeMs;
+    const ttft = logPosterior(h.ttftSteady, prior.ttftMs, now, half, CEILING_PRIOR_WEIGHT);
+    const tps = logPosterior(h.tpsSteady, prior.tps, now, half, CEILING_PRIOR_WEIGHT);
+    const estimate = toEstimate(ttft, tps, successRate(h.outcomes, now, this.options.halfLifeMs));
+    h.cachedCeiling = { estimate, at: now, ttftPrior: prior.ttftMs, tpsPrior: prior.tps };
+    return estimate;
+  }
+
+  private addTtft(h: RouteHealth, ttftMs: number, now: number): void {
+    // A 0 ms first token (a cached answer, a clock step) is a very fast one, not a missing one.
+    const ttft = Math.max(ttftMs, 1);
+    addLogSample(h.ttft, ttft, now, this.estimateOptions, true);
+    addLogSample(h.ttftLong, ttft, now, this.longOptions);
+    addLogSample(h.ttftSteady, ttft, now, this.steadyOptions, true);
+  }
+
+  /** The sample half-life (the bandit scales its sense of "a while ago" by it). */
+  get halfLifeMs(): number {
+    return this.options.halfLifeMs;
   }
 
   /** Estimates from the route's own hints (ttftHintMs / tpsHint). */
@@ -313,12 +377,26 @@ export class HealthStore {
     return Math.min(retryAfterMs, this.options.maxCooldownMs);
   }
 
+  /** The route's record with its cached estimates dropped: a sample is about to change them. */
+  private touched(key: string): RouteHealth {
+    const h = this.entry(key);
+    h.cached = null;
+    h.cachedCeiling = null;
+    return h;
+  }
+
   private entry(key: string): RouteHealth {
     let h = this.routes.get(key);
     if (h === undefined) {
       h = {
         ttft: emptyLogSums(),
         tps: emptyLogSums(),
+        ttftLong: emptyLogSums(),
+        tpsLong: emptyLogSums(),
+        ttftSteady: emptyLogSums(),
+        tpsSteady: emptyLogSums(),
+        cached: null,
+        cachedCeiling: null,
         outcomes: emptyOutcomes(),
         successes: 0,
         failures: 0,
@@ -342,7 +420,21 @@ export class HealthStore {
   }
 }
 
+interface CachedEstimate {
+  estimate: RouteEstimate;
+  at: number;
+  ttftPrior: number;
+  tpsPrior: number;
+}
+
+/** How long a computed estimate stands without a new sample. */
+const ESTIMATE_TTL_MS = 1_000;
+
+function fresh(c: CachedEstimate, prior: { ttftMs: number; tps: number }, now: number): boolean {
+  return now - c.at < ESTIMATE_TTL_MS && now >= c.at && c.ttftPrior === prior.ttftMs && c.tpsPrior === prior.tps;
+}
+
 const EMPTY_LOG: LogSums = Object.freeze(emptyLogSums());
 const EMPTY_OUTCOMES: OutcomeSums = Object.freeze(emptyOutcomes());
-/** At most two explorations in a row after a quiet spell. */
-const MAX_CREDIT = 2;
+/** No credit is banked beyond one exploration: the share is a hard bound. */
+const MAX_CREDIT = 1;

@@ -9,7 +9,16 @@
 import type { Logger } from "../platform/logger";
 import type { RedisConnection } from "../platform/redis";
 import type { FailureSample, HealthListener, HealthStore, SuccessSample } from "./health";
-import { decodeSample, encodeFailure, encodeSuccess, MAX_SAMPLE_AGE_MS, parseBatch, type WireBatch, type WireSample } from "./health-wire";
+import {
+  decodeSample,
+  encodeFailure,
+  encodeFirstToken,
+  encodeSuccess,
+  MAX_SAMPLE_AGE_MS,
+  parseBatch,
+  type WireBatch,
+  type WireSample,
+} from "./health-wire";
 
 export interface HealthSyncOptions {
   /** How long a sample may wait in the buffer before its batch is published. Default 100 ms. */
@@ -82,6 +91,7 @@ export class RedisHealthSync {
   readonly listener: HealthListener = {
     success: (key, sample, now) => this.push(0, key, sample, now),
     failure: (key, sample, now) => this.push(1, key, sample, now),
+    firstToken: (key, ttftMs, now) => this.push(2, key, { latencyMs: Number.NaN, ttftMs }, now),
   };
 
   constructor(
@@ -152,7 +162,7 @@ export class RedisHealthSync {
   }
 
   /** The hot path: O(1), no I/O, no allocation. */
-  private push(kind: 0 | 1, key: string, sample: SuccessSample | FailureSample, now: number): void {
+  private push(kind: 0 | 1 | 2, key: string, sample: SuccessSample | FailureSample, now: number): void {
     if (this.applying || !this.started) return;
     let i: number;
     if (this.size === this.capacity) {
@@ -195,6 +205,7 @@ export class RedisHealthSync {
         const age = Math.max(0, now - this.times[i]!);
         if (age > MAX_SAMPLE_AGE_MS) this.stats.samplesDropped++;
         else if (this.kinds[i] === 0) batch.push(encodeSuccess(this.keys[i]!, age, this.samples[i] as SuccessSample));
+        else if (this.kinds[i] === 2) batch.push(encodeFirstToken(this.keys[i]!, age, this.samples[i] as SuccessSample));
         else batch.push(encodeFailure(this.keys[i]!, age, this.samples[i] as FailureSample));
         this.samples[i] = undefined; // let the sample be collected
         this.head = (this.head + 1) % this.capacity;
@@ -288,6 +299,7 @@ export class RedisHealthSync {
         }
         const at = now - extraAgeMs - d.age;
         if (d.s.kind === 0) this.health.recordSuccess(d.key, d.s.sample, at, true);
+        else if (d.s.kind === 2) this.health.recordFirstToken(d.key, d.s.sample.ttftMs!, at, true);
         else this.health.recordFailure(d.key, d.s.sample, at, true);
         applied++;
       }

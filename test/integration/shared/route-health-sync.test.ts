@@ -79,6 +79,16 @@ describe("RedisHealthSync", () => {
     expect(lag).toBeLessThan(1_000);
   });
 
+  test("a stream's first token on A reaches B as a TTFT sample, with no outcome", async () => {
+    const { a, b } = await pair();
+    a.health.recordFirstToken(KEY, 90, Date.now());
+    expect(await eventually(() => b.health.estimate(KEY, PRIOR, Date.now()).ttftSamples > 0, 5_000, 5)).toBe(true);
+    const e = b.health.estimate(KEY, PRIOR, Date.now());
+    expect(e.ttftP50Ms).toBeLessThan(200);
+    expect(e.outcomeSamples).toBe(0);
+    expect(b.health.view(KEY, Date.now()).successes).toBe(0);
+  });
+
   test("failures on A, as many as the circuit's threshold, open B's circuit; a success on A closes it", async () => {
     const { a, b } = await pair();
     const n = DEFAULT_HEALTH_OPTIONS.failureThreshold;

@@ -57,6 +57,10 @@ describe("constraints", () => {
   test("max_ttft_ms compares the expected TTFT, measured once traffic exists", () => {
     const health = new HealthStore();
     expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual(["a/a-model", "b/b-model"]);
+    // One slow answer does not outweigh the 300 ms hint (the ceilings' prior counts as two samples)…
+    health.recordSuccess("a/a-model", { ttftMs: 2_000, latencyMs: 3_000 }, NOW);
+    expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual(["a/a-model", "b/b-model"]);
+    // …a second one does.
     health.recordSuccess("a/a-model", { ttftMs: 2_000, latencyMs: 3_000 }, NOW);
     expect(planned(run({ health, request: { optimize: "cost", maxTtftMs: 600 } }))).toEqual(["b/b-model"]);
     const p = run({ health, request: { maxTtftMs: 100 } });
