@@ -16,12 +16,18 @@ export function routingMetadata(
   log: AttemptLog[],
   measured: { ttftMs?: number; throughputTps?: number },
 ): RoutingMetadata {
+  const c = plan.candidate;
   const meta: RoutingMetadata = {
     provider: plan.candidate.provider.id,
     provider_model_id: plan.candidate.route.providerModelId,
     model_canonical: plan.candidate.model.id,
     routing_strategy: prepared.strategy,
-    ...rankedOn(plan.candidate),
+    // What the router knew when it chose the route: its p50 estimates, and why it led (exploration, sticky).
+    // Always present, booleans included, so clients need no absent-means-false rule.
+    ttft_ms_estimate: Math.round(c.estimate.ttftP50Ms),
+    throughput_tps_estimate: Math.round(c.estimate.tpsP50 * 10) / 10,
+    exploration: c.explored === true,
+    sticky: c.sticky === true,
     cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
     // The translation's warnings are not about a body that went as it was sent.
     warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
@@ -30,19 +36,6 @@ export function routingMetadata(
   if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);
   if (measured.throughputTps !== undefined) meta.throughput_tps = Math.round(measured.throughputTps * 10) / 10;
   return meta;
-}
-
-/**
- * What the router knew when it chose the served route: the figures it ranked on, and why the route led
- * (exploration or stickiness). Always present, booleans included, so clients need no absent-means-false rule.
- */
-function rankedOn(c: Candidate): Pick<RoutingMetadata, "ttft_ms_estimate" | "throughput_tps_estimate" | "exploration" | "sticky"> {
-  return {
-    ttft_ms_estimate: Math.round(c.estimate.ttftP50Ms),
-    throughput_tps_estimate: Math.round(c.estimate.tpsP50 * 10) / 10,
-    exploration: c.explored === true,
-    sticky: c.sticky === true,
-  };
 }
 
 /**

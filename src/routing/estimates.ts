@@ -76,12 +76,11 @@ function timeFactor(at: number, now: number, halfLifeMs: number): number {
 }
 
 /**
- * Adds one sample in place (value > 0). `detectChange`: a sample far outside the recent spread (a route that
+ * Adds one sample in place, `x` being the logarithm of the value (> 0). `detectChange`: a sample far outside the recent spread (a route that
  * just got much slower or faster) fades the older samples at once, so the estimate follows in a few samples.
  */
-export function addLogSample(s: LogSums, value: number, now: number, o: EstimateOptions, detectChange = false): void {
+export function addLogSample(s: LogSums, x: number, now: number, o: EstimateOptions, detectChange = false): void {
   let f = s.w === 0 ? 0 : o.sampleDecay * timeFactor(s.at, now, o.halfLifeMs);
-  const x = Math.log(value);
   if (detectChange && s.w >= 3) {
     const mean = s.m1 / s.w;
     const sd = Math.sqrt(Math.max(0, s.m2 / s.w - mean * mean));

@@ -168,9 +168,10 @@ export class HealthStore {
     const o = this.estimateOptions;
     if (sample.ttftMs !== undefined && Number.isFinite(sample.ttftMs) && sample.ttftMs >= 0) this.addTtft(h, sample.ttftMs, now);
     if (sample.tps !== undefined && Number.isFinite(sample.tps) && sample.tps > 0) {
-      addLogSample(h.tps, sample.tps, now, o, true);
-      addLogSample(h.tpsLong, sample.tps, now, this.longOptions);
-      addLogSample(h.tpsSteady, sample.tps, now, this.steadyOptions, true);
+      const x = Math.log(sample.tps);
+      addLogSample(h.tps, x, now, o, true);
+      addLogSample(h.tpsLong, x, now, this.longOptions);
+      addLogSample(h.tpsSteady, x, now, this.steadyOptions, true);
     }
     // A probe that closes an open circuit forgives the failures that opened it: the circuit answered for them.
     if (h.open) h.outcomes = emptyOutcomes();
@@ -303,9 +304,10 @@ export class HealthStore {
   private addTtft(h: RouteHealth, ttftMs: number, now: number): void {
     // A 0 ms first token (a cached answer, a clock step) is a very fast one, not a missing one.
     const ttft = Math.max(ttftMs, 1);
-    addLogSample(h.ttft, ttft, now, this.estimateOptions, true);
-    addLogSample(h.ttftLong, ttft, now, this.longOptions);
-    addLogSample(h.ttftSteady, ttft, now, this.steadyOptions, true);
+    const x = Math.log(ttft);
+    addLogSample(h.ttft, x, now, this.estimateOptions, true);
+    addLogSample(h.ttftLong, x, now, this.longOptions);
+    addLogSample(h.ttftSteady, x, now, this.steadyOptions, true);
   }
 
   /** The sample half-life (the bandit scales its sense of "a while ago" by it). */
@@ -351,8 +353,9 @@ export class HealthStore {
     return this.credit >= 1;
   }
 
-  spendExploration(): void {
-    this.credit -= 1;
+  /** Spends `amount` of the credit: 1 for an exploration, less for draws that found nothing to explore. */
+  spendExploration(amount: number): void {
+    this.credit -= amount;
   }
 
   /** Whether two or more workspaces attempted the route within the shared window. */

@@ -6,14 +6,27 @@ import type { EffectiveRoutingDefaults, WorkspaceRoutingDefaults } from "../../r
 import { LiveMap } from "../live-map";
 import type { RoutingDefaultsRepo, StoredRoutingDefaults } from "./repo";
 
+const NEVER_SET: EffectiveRoutingDefaults = Object.freeze(effectiveRoutingDefaults(undefined));
+
 export class RoutingDefaultsStore {
   private readonly rows = new LiveMap<StoredRoutingDefaults>();
+  private readonly effective = new WeakMap<StoredRoutingDefaults, EffectiveRoutingDefaults>();
 
   constructor(private readonly repo: RoutingDefaultsRepo) {}
 
-  /** Every field with its effective value (built-in defaults for what the workspace never set). */
+  /**
+   * Every field with its effective value (built-in defaults for what the workspace never set). Read on
+   * every request: computed once per stored row (rows are replaced, never changed in place).
+   */
   get(workspaceId: string): EffectiveRoutingDefaults {
-    return effectiveRoutingDefaults(this.rows.get(workspaceId)?.defaults);
+    const row = this.rows.get(workspaceId);
+    if (row === undefined) return NEVER_SET;
+    let effective = this.effective.get(row);
+    if (effective === undefined) {
+      effective = Object.freeze(effectiveRoutingDefaults(row.defaults));
+      this.effective.set(row, effective);
+    }
+    return effective;
   }
 
   /** Only what the workspace set (the input routing/defaults.ts merges request options over). */
