@@ -15,7 +15,7 @@
 import type { DataPolicy, Endpoint, ModelEntry, ProviderEntry, RouteEntry } from "../catalog/types";
 import { planLength, resolveRoutingOptions, ROUTING_DEFAULTS } from "./defaults";
 import { explorationPick } from "./explore";
-import type { HealthStore } from "./health";
+import { routeKey, type HealthStore } from "./health";
 import { rankCandidates, rankedFigures, scoreCandidates as scoreCandidatesFor } from "./rank";
 import type {
   Candidate,
@@ -232,18 +232,19 @@ export function planRoute(input: PlanInput): RoutePlan {
         if (stage > deepestStage) deepestStage = stage;
         continue;
       }
-      const key = `${route.provider}/${route.providerModelId}`;
-      const prior = { ttftMs: route.ttftHintMs, tps: route.tpsHint };
-      const estimate = health.estimate(key, prior, now);
-      const ceiling = hasCeiling ? health.ceilingEstimate(key, prior, now) : null;
+      const key = routeKey(route);
+      const estimate = health.estimateFor(key, route.ttftHintMs, route.tpsHint, now);
+      const ceiling = hasCeiling ? health.ceilingEstimate(key, { ttftMs: route.ttftHintMs, tps: route.tpsHint }, now) : null;
       stage = estimateStage(estimate, ceiling, options);
       if (stage > deepestStage) deepestStage = stage;
       if (stage !== PASSED) continue;
       const provider = input.providers.get(route.provider);
       if (provider === undefined || source === null) continue;
-      if (!health.canAttempt(key, now)) continue;
-      const halfOpen = health.state(key, now) === "half_open";
-      const c = makeCandidate(model, route, provider, key, source, halfOpen, estimate, prefer.includes(route.provider));
+      const circuit = health.circuitFor(key, now);
+      if (circuit < 0) continue;
+      const halfOpen = circuit === 1;
+      const preferred = prefer.length > 0 && prefer.includes(route.provider);
+      const c = makeCandidate(model, route, provider, key, source, halfOpen, estimate, preferred);
       if (key === input.stickyRouteKey && sticky === null) sticky = c;
       pool.push(c);
     }
@@ -277,7 +278,7 @@ export function planRoute(input: PlanInput): RoutePlan {
       if (sticky !== null && bucket.includes(sticky)) {
         sticky.sticky = true;
         lead = sticky;
-      } else if (options.optimize !== "cost" && bucket.length > 1) {
+      } else if (options.optimize !== "cost" && bucket.length > 1 && health.canExplore()) {
         scoreCandidatesFor(bucket, options.optimize);
         lead = explorationPick(bucket, options.optimize, health, now, prefer);
       }

@@ -113,7 +113,18 @@ export interface LogPosterior {
   weight: number;
 }
 
-export function logPosterior(s: LogSums, prior: number, now: number, halfLifeMs: number, priorWeight = PRIOR_WEIGHT): LogPosterior {
+/** A blank posterior, for callers that fill one in place (logPosterior's `out`). */
+export const blankPosterior = (): LogPosterior => ({ at: 0, mu: 0, sigma: 0, muSd: 0, weight: 0 });
+
+export function logPosterior(
+  s: LogSums,
+  prior: number,
+  now: number,
+  halfLifeMs: number,
+  priorWeight = PRIOR_WEIGHT,
+  /** Filled and returned instead of a new object (the planner's per-request path allocates less). */
+  out?: LogPosterior,
+): LogPosterior {
   const f = s.w === 0 ? 0 : timeFactor(s.at, now, halfLifeMs);
   const w = s.w * f;
   const mu0 = Math.log(prior > 0 ? prior : 1);
@@ -122,7 +133,14 @@ export function logPosterior(s: LogSums, prior: number, now: number, halfLifeMs:
   // Spread around the data's own mean, with the prior's spread as a pseudo-sample.
   const scatter = w > 0 ? Math.max(0, s.m2 * f - (s.m1 * f * s.m1 * f) / w) : 0;
   const sigma = Math.sqrt((priorWeight * PRIOR_SIGMA * PRIOR_SIGMA + scatter) / k);
-  return { at: s.at, mu, sigma, muSd: sigma / Math.sqrt(k), weight: w };
+  const muSd = sigma / Math.sqrt(k);
+  if (out === undefined) return { at: s.at, mu, sigma, muSd, weight: w };
+  out.at = s.at;
+  out.mu = mu;
+  out.sigma = sigma;
+  out.muSd = muSd;
+  out.weight = w;
+  return out;
 }
 
 export function successRate(s: OutcomeSums, now: number, halfLifeMs: number): { rate: number; weight: number } {

@@ -109,8 +109,9 @@ function thompsonIndex(
 }
 
 /**
- * Marks and returns the route to lead the plan with for measurement, or null to exploit. `list` is scored
- * already (scoreCandidates); spends the budget only when the pick differs from the best.
+ * Marks and returns the route to lead the plan with for measurement, or null to exploit. Called when the
+ * budget allows an exploration (health.canExplore()), with `list` scored already (scoreCandidates); spends a
+ * whole exploration's credit only when the pick differs from the best.
  */
 export function explorationPick(
   list: readonly Candidate[],
@@ -119,7 +120,7 @@ export function explorationPick(
   now: number,
   prefer: readonly string[],
 ): Candidate | null {
-  if (optimize === "cost" || list.length < 2 || !health.canExplore()) return null;
+  if (optimize === "cost" || list.length < 2) return null;
   const best = bestOf(list, optimize);
   let pick = staleIndex(list);
   if (pick < 0 || pick === best) {

@@ -9,6 +9,7 @@ import type { RouteEntry } from "../catalog/types";
 import {
   addLogSample,
   addOutcome,
+  blankPosterior,
   CEILING_PRIOR_WEIGHT,
   DEFAULT_ESTIMATE_OPTIONS,
   emptyLogSums,
@@ -132,8 +133,17 @@ interface RouteHealth {
   lastFailureCode: string | null;
 }
 
+// One key string per catalog route, built once: the planner looks routes up on every request, and the same
+// string object keeps its hash (a freshly concatenated one is hashed again on every lookup).
+const KEYS = new WeakMap<object, string>();
+
 export function routeKey(route: Pick<RouteEntry, "provider" | "providerModelId">): string {
-  return `${route.provider}/${route.providerModelId}`;
+  let key = KEYS.get(route);
+  if (key === undefined) {
+    key = `${route.provider}/${route.providerModelId}`;
+    KEYS.set(route, key);
+  }
+  return key;
 }
 
 export class HealthStore {
@@ -143,6 +153,9 @@ export class HealthStore {
   private readonly longOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
   private readonly steadyOptions: typeof DEFAULT_ESTIMATE_OPTIONS;
   private listener: HealthListener | null = null;
+  /** Scratch posteriors for estimateFor (read at once into the estimate). */
+  private readonly scratchTtft = blankPosterior();
+  private readonly scratchTps = blankPosterior();
   /** Exploration credit: grows by exploreShare per plan that could explore, spent one per exploration. */
   private credit = 0;
 
@@ -263,16 +276,38 @@ export class HealthStore {
 
   /** The route's estimates now: its measurements over its prior (route hints), faded by age. */
   estimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
+    return this.estimateFor(key, prior.ttftMs, prior.tps, now);
+  }
+
+  /** estimate() without the prior's object (the planner calls it per route per request). */
+  estimateFor(key: string, ttftPrior: number, tpsPrior: number, now: number): RouteEstimate {
     const h = this.entry(key);
     const c = h.cached;
     // Kept until the next sample, or a second: the fade in a second is under 0.2 % of a weight.
-    if (c !== null && fresh(c, prior, now)) return c.estimate;
+    if (c !== null && fresh(c, ttftPrior, tpsPrior, now)) return c.estimate;
     const half = this.options.halfLifeMs;
-    const ttft = logPosterior(h.ttft, prior.ttftMs, now, half);
-    const tps = logPosterior(h.tps, prior.tps, now, half);
+    const ttft = logPosterior(h.ttft, ttftPrior, now, half, undefined, this.scratchTtft);
+    const tps = logPosterior(h.tps, tpsPrior, now, half, undefined, this.scratchTps);
     const estimate = toEstimate(ttft, tps, successRate(h.outcomes, now, half));
-    h.cached = { estimate, at: now, ttftPrior: prior.ttftMs, tpsPrior: prior.tps };
+    if (c === null) h.cached = { estimate, at: now, ttftPrior, tpsPrior };
+    else {
+      c.estimate = estimate;
+      c.at = now;
+      c.ttftPrior = ttftPrior;
+      c.tpsPrior = tpsPrior;
+    }
     return estimate;
+  }
+
+  /**
+   * For the planner, in one lookup: -1 when no attempt may start (open, or half-open with its probe
+   * taken), 1 when the attempt would be the half-open route's probe, 0 when the circuit is closed.
+   */
+  circuitFor(key: string, now: number): -1 | 0 | 1 {
+    const h = this.routes.get(key);
+    if (h === undefined || !h.open) return 0;
+    if (now < h.openUntil) return -1;
+    return h.probeLeaseUntil === 0 || now >= h.probeLeaseUntil ? 1 : -1;
   }
 
   /** The log-space posteriors behind estimate(), recent and long-run, for the bandit's draws (explore.ts). */
@@ -292,7 +327,7 @@ export class HealthStore {
   ceilingEstimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
     const h = this.entry(key);
     const c = h.cachedCeiling;
-    if (c !== null && fresh(c, prior, now)) return c.estimate;
+    if (c !== null && fresh(c, prior.ttftMs, prior.tps, now)) return c.estimate;
     const half = this.steadyOptions.halfLifeMs;
     const ttft = logPosterior(h.ttftSteady, prior.ttftMs, now, half, CEILING_PRIOR_WEIGHT);
     const tps = logPosterior(h.tpsSteady, prior.tps, now, half, CEILING_PRIOR_WEIGHT);
@@ -383,8 +418,9 @@ export class HealthStore {
   /** The route's record with its cached estimates dropped: a sample is about to change them. */
   private touched(key: string): RouteHealth {
     const h = this.entry(key);
-    h.cached = null;
-    h.cachedCeiling = null;
+    // Marked stale rather than dropped, so the next estimate reuses the record.
+    if (h.cached !== null) h.cached.at = Number.NEGATIVE_INFINITY;
+    if (h.cachedCeiling !== null) h.cachedCeiling.at = Number.NEGATIVE_INFINITY;
     return h;
   }
 
@@ -433,8 +469,8 @@ interface CachedEstimate {
 /** How long a computed estimate stands without a new sample. */
 const ESTIMATE_TTL_MS = 1_000;
 
-function fresh(c: CachedEstimate, prior: { ttftMs: number; tps: number }, now: number): boolean {
-  return now - c.at < ESTIMATE_TTL_MS && now >= c.at && c.ttftPrior === prior.ttftMs && c.tpsPrior === prior.tps;
+function fresh(c: CachedEstimate, ttftPrior: number, tpsPrior: number, now: number): boolean {
+  return now - c.at < ESTIMATE_TTL_MS && now >= c.at && c.ttftPrior === ttftPrior && c.tpsPrior === tpsPrior;
 }
 
 const EMPTY_LOG: LogSums = Object.freeze(emptyLogSums());

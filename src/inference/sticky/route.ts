@@ -2,7 +2,7 @@
 // conversation's prompt cache is looked up (the planner puts it first when every constraint allows it);
 // after an attempt answered on a route whose cache read is cheaper than its input, the conversation is
 // stuck to it. Nothing is hashed or looked up for a call none of whose routes has a cheap cache read.
-import type { RouteEntry } from "../../catalog/types";
+import type { ModelEntry, RouteEntry } from "../../catalog/types";
 import { parseModelSuffix } from "../../routing/model-suffix";
 import type { Candidate } from "../../routing/types";
 import type { CallContext, InferenceDeps } from "../context";
@@ -50,10 +50,25 @@ export function rememberSticky(deps: InferenceDeps, ctx: CallContext, c: Candida
 
 /** Does any route of the models the call names cache cheaply? (An unknown model is prepareCall's 400.) */
 function anyCachesCheaply(deps: InferenceDeps, call: IncomingCall): boolean {
-  const ids = call.gateway?.models ?? (call.request.model !== undefined ? [call.request.model] : []);
-  for (const id of ids) {
-    const model = deps.catalog.resolve(parseModelSuffix(id).model) ?? deps.catalog.resolve(id);
-    if (model?.routes.some(cachesCheaply)) return true;
-  }
+  const gw = call.gateway?.models;
+  if (gw === undefined) return call.request.model !== undefined && modelCachesCheaply(deps, call.request.model);
+  for (const id of gw) if (modelCachesCheaply(deps, id)) return true;
   return false;
+}
+
+// Per catalog model, computed once (a reloaded catalog has new model objects).
+const CHEAP_CACHE = new WeakMap<ModelEntry, boolean>();
+
+function modelCachesCheaply(deps: InferenceDeps, id: string): boolean {
+  // As prepareCall resolves it: a strategy suffix (`…:ttft`) first, when the ID has a colon at all.
+  const model = id.includes(":")
+    ? (deps.catalog.resolve(parseModelSuffix(id).model) ?? deps.catalog.resolve(id))
+    : deps.catalog.resolve(id);
+  if (model === undefined) return false;
+  let cheap = CHEAP_CACHE.get(model);
+  if (cheap === undefined) {
+    cheap = model.routes.some(cachesCheaply);
+    CHEAP_CACHE.set(model, cheap);
+  }
+  return cheap;
 }
