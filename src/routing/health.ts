@@ -109,6 +109,8 @@ interface RouteHealth {
   /** The last estimates computed, dropped by every sample (estimate() runs per route per request). */
   cached: CachedEstimate | null;
   cachedCeiling: CachedEstimate | null;
+  /** Bumped by every sample: a cached estimate of an older version is stale. */
+  version: number;
   outcomes: OutcomeSums;
   successes: number;
   failures: number;
@@ -284,17 +286,18 @@ export class HealthStore {
     const h = this.entry(key);
     const c = h.cached;
     // Kept until the next sample, or a second: the fade in a second is under 0.2 % of a weight.
-    if (c !== null && fresh(c, ttftPrior, tpsPrior, now)) return c.estimate;
+    if (c !== null && c.version === h.version && fresh(c, ttftPrior, tpsPrior, now)) return c.estimate;
     const half = this.options.halfLifeMs;
     const ttft = logPosterior(h.ttft, ttftPrior, now, half, undefined, this.scratchTtft);
     const tps = logPosterior(h.tps, tpsPrior, now, half, undefined, this.scratchTps);
     const estimate = toEstimate(ttft, tps, successRate(h.outcomes, now, half));
-    if (c === null) h.cached = { estimate, at: now, ttftPrior, tpsPrior };
+    if (c === null) h.cached = { estimate, at: now, ttftPrior, tpsPrior, version: h.version };
     else {
       c.estimate = estimate;
       c.at = now;
       c.ttftPrior = ttftPrior;
       c.tpsPrior = tpsPrior;
+      c.version = h.version;
     }
     return estimate;
   }
@@ -327,12 +330,12 @@ export class HealthStore {
   ceilingEstimate(key: string, prior: { ttftMs: number; tps: number }, now: number): RouteEstimate {
     const h = this.entry(key);
     const c = h.cachedCeiling;
-    if (c !== null && fresh(c, prior.ttftMs, prior.tps, now)) return c.estimate;
+    if (c !== null && c.version === h.version && fresh(c, prior.ttftMs, prior.tps, now)) return c.estimate;
     const half = this.steadyOptions.halfLifeMs;
     const ttft = logPosterior(h.ttftSteady, prior.ttftMs, now, half, CEILING_PRIOR_WEIGHT);
     const tps = logPosterior(h.tpsSteady, prior.tps, now, half, CEILING_PRIOR_WEIGHT);
     const estimate = toEstimate(ttft, tps, successRate(h.outcomes, now, this.options.halfLifeMs));
-    h.cachedCeiling = { estimate, at: now, ttftPrior: prior.ttftMs, tpsPrior: prior.tps };
+    h.cachedCeiling = { estimate, at: now, ttftPrior: prior.ttftMs, tpsPrior: prior.tps, version: h.version };
     return estimate;
   }
 
@@ -418,9 +421,8 @@ export class HealthStore {
   /** The route's record with its cached estimates dropped: a sample is about to change them. */
   private touched(key: string): RouteHealth {
     const h = this.entry(key);
-    // Marked stale rather than dropped, so the next estimate reuses the record.
-    if (h.cached !== null) h.cached.at = Number.NEGATIVE_INFINITY;
-    if (h.cachedCeiling !== null) h.cachedCeiling.at = Number.NEGATIVE_INFINITY;
+    // A new version makes the cached estimates stale (their records are reused by the next estimate).
+    h.version = (h.version + 1) | 0;
     return h;
   }
 
@@ -436,6 +438,7 @@ export class HealthStore {
         tpsSteady: emptyLogSums(),
         cached: null,
         cachedCeiling: null,
+        version: 0,
         outcomes: emptyOutcomes(),
         successes: 0,
         failures: 0,
@@ -464,6 +467,7 @@ interface CachedEstimate {
   at: number;
   ttftPrior: number;
   tpsPrior: number;
+  version: number;
 }
 
 /** How long a computed estimate stands without a new sample. */
