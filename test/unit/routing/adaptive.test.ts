@@ -6,21 +6,13 @@ import { LATENCY_HINT_PRIORS } from "../../../src/catalog/providers";
 import { planRoute, type PlanInput } from "../../../src/routing/candidates";
 import { HealthStore } from "../../../src/routing/health";
 import type { RequestRouting } from "../../../src/routing/types";
+import { mulberry32 } from "../../../bench/routing/prng";
 import { keys, model, providerMap, route } from "./fixtures";
 
 const T0 = 1_800_000_000_000;
 
-/** mulberry32: a seeded uniform source, so every run draws the same numbers. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded uniform source, so every run draws the same numbers (the routing bench's). */
+const seeded = mulberry32;
 
 function plan(input: Partial<PlanInput> & Pick<PlanInput, "models" | "health">, request?: RequestRouting) {
   const p = planRoute({
