@@ -46,7 +46,10 @@ export const RouteHealthItem = Type.Object({
     latency_hint: Type.String({ description: "the catalog's fast, normal or slow" }),
   }),
   success_rate: Type.Number({ minimum: 0, maximum: 1, description: "recent share of attempts without a provider failure (3 decimals)" }),
-  attempts: Type.Object({ successes: Type.Integer(), failures: Type.Integer() }, { description: "raw totals since this instance started (in shared mode, its peers' attempts too)" }),
+  attempts: Type.Object(
+    { successes: Type.Integer(), failures: Type.Integer() },
+    { description: "raw totals since this instance started (in shared mode, its peers' attempts too)" },
+  ),
   circuit: Type.Object({
     state: Type.Union([Type.Literal("closed"), Type.Literal("open"), Type.Literal("half_open")]),
     open_until: IsoOrNull,
