@@ -55,6 +55,35 @@ function credentialOf(defaults: WorkspaceRoutingDefaults | undefined): RoutingOp
  * the request's own: the planner applies them on top of the workspace's (they narrow, never widen).
  */
 export function resolveRoutingOptions(request: RequestRouting | undefined, defaults: WorkspaceRoutingDefaults | undefined): RoutingOptions {
+  // Most requests set no routing option (at most a model-ID suffix's strategy): their options follow from
+  // the workspace's defaults alone, whose effective record is one object per stored row, so they are cached.
+  if (defaults !== undefined && onlyOptimize(request)) return cachedOptions(defaults, request?.optimize);
+  return mergeOptions(request, defaults);
+}
+
+const CACHED = new WeakMap<WorkspaceRoutingDefaults, Map<string | undefined, RoutingOptions>>();
+
+function cachedOptions(defaults: WorkspaceRoutingDefaults, optimize: RequestRouting["optimize"]): RoutingOptions {
+  let byOptimize = CACHED.get(defaults);
+  if (byOptimize === undefined) {
+    byOptimize = new Map();
+    CACHED.set(defaults, byOptimize);
+  }
+  let options = byOptimize.get(optimize);
+  if (options === undefined) {
+    options = Object.freeze(mergeOptions(optimize === undefined ? undefined : { optimize }, defaults));
+    byOptimize.set(optimize, options);
+  }
+  return options;
+}
+
+function onlyOptimize(request: RequestRouting | undefined): boolean {
+  if (request === undefined) return true;
+  for (const k in request) if (k !== "optimize" && request[k as keyof RequestRouting] !== undefined) return false;
+  return true;
+}
+
+function mergeOptions(request: RequestRouting | undefined, defaults: WorkspaceRoutingDefaults | undefined): RoutingOptions {
   return {
     mode: request?.mode ?? "pool",
     optimize: request?.optimize ?? defaults?.optimize ?? ROUTING_DEFAULTS.optimize,
