@@ -6,7 +6,7 @@
 // HealthStore's budget caps explorations at `exploreShare` of the plans; strict `cost` never explores
 // (prices are known), and a half-open route (a circuit probe) is never an exploration.
 import { normalDraw } from "./estimates";
-import type { HealthStore } from "./health";
+import { blankPosteriors, type HealthStore, type RoutePosteriors } from "./health";
 import { COMPARATORS, rankedFigures, scoreCandidates, type Ranked } from "./rank";
 import type { Candidate, Optimize, ScoreBreakdown } from "./types";
 
@@ -53,30 +53,29 @@ function staleIndex(list: readonly Candidate[]): number {
   return pick;
 }
 
-type Posteriors = ReturnType<HealthStore["posteriors"]>;
-
 /** What the draws need of each route, read once per plan: its posteriors and the chance it changed. */
 interface DrawBasis {
-  post: Posteriors;
+  post: RoutePosteriors;
   ttftChange: number;
   tpsChange: number;
   shadow: Ranked;
 }
 
+// Reused from plan to plan (planning is synchronous): the draws allocate nothing once warmed up.
+const POOL: DrawBasis[] = [];
+const SHADOWS: Ranked[] = [];
+
 function drawBasis(list: readonly Candidate[], health: HealthStore, now: number): DrawBasis[] {
-  const out: DrawBasis[] = new Array(list.length);
+  while (POOL.length < list.length)
+    POOL.push({ post: blankPosteriors(), ttftChange: 0, tpsChange: 0, shadow: { breakdown: figures(), score: 0 } });
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
-    const post = health.posteriors(c.routeKey, { ttftMs: c.route.ttftHintMs, tps: c.route.tpsHint }, now);
-    const shadow: Ranked = { breakdown: figures(), score: 0 };
-    out[i] = {
-      post,
-      ttftChange: changeChance(post.ttft.at, now, health.halfLifeMs),
-      tpsChange: changeChance(post.tps.at, now, health.halfLifeMs),
-      shadow,
-    };
+    const b = POOL[i];
+    health.posteriors(c.routeKey, { ttftMs: c.route.ttftHintMs, tps: c.route.tpsHint }, now, b.post);
+    b.ttftChange = changeChance(b.post.ttft.at, now, health.halfLifeMs);
+    b.tpsChange = changeChance(b.post.tps.at, now, health.halfLifeMs);
   }
-  return out;
+  return POOL;
 }
 
 /** One Thompson draw per route, ranked as the strategy ranks the estimates; -1 when the winner is half-open. */
@@ -87,7 +86,8 @@ function thompsonIndex(
   random: () => number,
   prefer: readonly string[],
 ): number {
-  const shadows: Ranked[] = new Array(list.length);
+  const shadows = SHADOWS;
+  shadows.length = list.length;
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
     const { post, shadow } = basis[i];

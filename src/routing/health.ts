@@ -19,12 +19,28 @@ import {
   steadyOptions,
   successRate,
   toEstimate,
+  type LogPosterior,
   type LogSums,
   type OutcomeSums,
 } from "./estimates";
 import type { RouteEstimate } from "./types";
 
 export type CircuitState = "closed" | "open" | "half_open";
+
+/** A route's recent and long-run posteriors (what the bandit draws from). */
+export interface RoutePosteriors {
+  ttft: LogPosterior;
+  tps: LogPosterior;
+  ttftLong: LogPosterior;
+  tpsLong: LogPosterior;
+}
+
+export const blankPosteriors = (): RoutePosteriors => ({
+  ttft: blankPosterior(),
+  tps: blankPosterior(),
+  ttftLong: blankPosterior(),
+  tpsLong: blankPosterior(),
+});
 
 export interface HealthOptions {
   /** Consecutive failures that open the circuit. */
@@ -314,16 +330,16 @@ export class HealthStore {
   }
 
   /** The log-space posteriors behind estimate(), recent and long-run, for the bandit's draws (explore.ts). */
-  posteriors(key: string, prior: { ttftMs: number; tps: number }, now: number) {
+  posteriors(key: string, prior: { ttftMs: number; tps: number }, now: number, out?: RoutePosteriors): RoutePosteriors {
     const h = this.routes.get(key);
     const half = this.options.halfLifeMs;
     const long = this.longOptions.halfLifeMs;
-    return {
-      ttft: logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half),
-      tps: logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half),
-      ttftLong: logPosterior(h?.ttftLong ?? EMPTY_LOG, prior.ttftMs, now, long),
-      tpsLong: logPosterior(h?.tpsLong ?? EMPTY_LOG, prior.tps, now, long),
-    };
+    const o = out ?? blankPosteriors();
+    logPosterior(h?.ttft ?? EMPTY_LOG, prior.ttftMs, now, half, undefined, o.ttft);
+    logPosterior(h?.tps ?? EMPTY_LOG, prior.tps, now, half, undefined, o.tps);
+    logPosterior(h?.ttftLong ?? EMPTY_LOG, prior.ttftMs, now, long, undefined, o.ttftLong);
+    logPosterior(h?.tpsLong ?? EMPTY_LOG, prior.tps, now, long, undefined, o.tpsLong);
+    return o;
   }
 
   /** The p50/p95 figures the ceilings compare against: the steadier view of the route's samples. */
