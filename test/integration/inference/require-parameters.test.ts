@@ -94,3 +94,34 @@ describe("carriesEveryParameter", () => {
     expect(carried(call).alpha).toBe(true);
   });
 });
+
+describe("require_parameters through the API", () => {
+  const ask = (routing: Record<string, unknown>) =>
+    g.s
+      .fetch("/v1/chat/completions", {
+        method: "POST",
+        body: JSON.stringify({
+          model: "acme/chat",
+          messages,
+          logit_bias: { "50256": -100 },
+          gateway: { routing: { optimize: "cost", ...routing } },
+        }),
+      })
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+
+  test("only a route that carries every parameter serves the call, and it warns about nothing", async () => {
+    const r = await ask({ require_parameters: true });
+    expect(r.status).toBe(200);
+    expect(r.body.routing_metadata.provider).toBe("alpha");
+    expect(r.body.routing_metadata.warnings).toEqual([]);
+  });
+
+  test("none left: 400 no_eligible_route naming gateway.routing.require_parameters; without it the call is served with a warning", async () => {
+    const refused = await ask({ require_parameters: true, exclude_providers: ["alpha"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "no_eligible_route", param: "gateway.routing.require_parameters" });
+    const served = await ask({ exclude_providers: ["alpha"] });
+    expect(served.status).toBe(200);
+    expect(served.body.routing_metadata.warnings.map((w: { code: string }) => w.code)).toContain("logit_bias");
+  });
+});
