@@ -3,12 +3,14 @@
 // - `response_format` json_object/json_schema has no Anthropic field: it becomes a system hint (with
 //   the schema when given) rather than a warning, because the model then nearly always complies.
 // - `temperature` above Anthropic's maximum of 1 is clamped, with a warning.
+// - `reasoning_effort` becomes extended thinking with a budget (thinking.ts).
 // - Any other field Anthropic cannot carry (logit_bias, n>1, seed, penalties, logprobs, unknown
 //   top-level fields…) is dropped with an `unsupported_parameter` warning naming it.
 import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from "../types";
 import { isRecord } from "../content-parts";
 import { convertMessages } from "./messages";
 import { mergeExtensions } from "../extensions";
+import { applyThinking } from "./thinking";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -36,6 +38,7 @@ const HANDLED = new Set([
   "max_completion_tokens",
   "stop",
   "user",
+  "reasoning_effort",
 ]);
 
 export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
@@ -60,6 +63,7 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
+  applyThinking(body, req, target.maxOutputTokens, warnings);
   for (const [field, value] of Object.entries(req)) {
     if (HANDLED.has(field) || !isMeaningful(field, value)) continue;
     warnings.push({ type: "unsupported_parameter", code: field, message: `"${field}" is not supported by Anthropic and was dropped.` });

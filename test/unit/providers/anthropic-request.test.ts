@@ -180,3 +180,55 @@ describe("anthropic buildRequest", () => {
     expect(build({}, { extensions: { top_k: 5 } }).json.top_k).toBe(5);
   });
 });
+
+describe("anthropic buildRequest: reasoning_effort as extended thinking", () => {
+  const big = { maxOutputTokens: 64_000 };
+
+  test("each effort is a thinking budget (Google's budgets), added on top of the answer's max_tokens", () => {
+    const low = build({ reasoning_effort: "low", max_tokens: 100 }, big);
+    expect(low.json.thinking).toEqual({ type: "enabled", budget_tokens: 1_024 });
+    expect(low.json.max_tokens).toBe(1_124);
+    expect(low.warnings).toEqual([]);
+    expect(build({ reasoning_effort: "medium", max_tokens: 500 }, big).json).toMatchObject({
+      max_tokens: 8_692,
+      thinking: { budget_tokens: 8_192 },
+    });
+    expect(build({ reasoning_effort: "high", max_completion_tokens: 1_000 }, big).json).toMatchObject({
+      max_tokens: 25_576,
+      thinking: { budget_tokens: 24_576 },
+    });
+  });
+
+  test("the route's output limit caps the total, the answer keeping its room", () => {
+    const { json } = build({ reasoning_effort: "medium", max_tokens: 500 }); // route limit 4,096
+    expect(json.max_tokens).toBe(4_096);
+    expect(json.thinking.budget_tokens).toBe(3_596);
+    // No max_tokens: the route's limit, half of it for the answer.
+    expect(build({ reasoning_effort: "high" }).json).toMatchObject({ max_tokens: 4_096, thinking: { budget_tokens: 2_048 } });
+  });
+
+  test("none and minimal think not at all; an unknown effort or no room is dropped with a warning", () => {
+    expect(build({ reasoning_effort: "none" }).json.thinking).toBeUndefined();
+    expect(build({ reasoning_effort: "minimal" }).json.thinking).toBeUndefined();
+    const odd = build({ reasoning_effort: "extreme" });
+    expect(odd.json.thinking).toBeUndefined();
+    expect(odd.warnings.map((w) => w.code)).toEqual(["reasoning_effort"]);
+    const tight = build({ reasoning_effort: "low" }, { maxOutputTokens: 1_000 });
+    expect(tight.json.thinking).toBeUndefined();
+    expect(tight.warnings.map((w) => w.code)).toEqual(["reasoning_effort"]);
+  });
+
+  test("thinking rules out a temperature other than 1, a top_p under 0.95 and a forced tool", () => {
+    const sampled = build({ reasoning_effort: "low", temperature: 0.2, top_p: 0.5 }, big);
+    expect(sampled.json.thinking).toBeDefined();
+    expect(sampled.json.temperature).toBeUndefined();
+    expect(sampled.json.top_p).toBeUndefined();
+    expect(sampled.warnings.map((w) => w.code).sort()).toEqual(["temperature", "top_p"]);
+    expect(build({ reasoning_effort: "low", temperature: 1, top_p: 0.97 }, big).json).toMatchObject({ temperature: 1, top_p: 0.97 });
+    const tools = [{ type: "function" as const, function: { name: "f", parameters: { type: "object" } } }];
+    const forced = build({ reasoning_effort: "low", tools, tool_choice: "required" }, big);
+    expect(forced.json.thinking).toBeUndefined();
+    expect(forced.json.tool_choice).toEqual({ type: "any" });
+    expect(forced.warnings.map((w) => w.code)).toEqual(["reasoning_effort"]);
+  });
+});
