@@ -1,7 +1,8 @@
 // Internal request → Gemini generateContent / streamGenerateContent?alt=sse request.
 // - JSON mode: responseMimeType "application/json", plus responseSchema for json_schema.
 // - reasoning_effort → thinkingConfig.thinkingBudget, with the budgets Google's own
-//   OpenAI-compatible endpoint uses (none 0, low 1024, medium 8192, high 24576).
+//   OpenAI-compatible endpoint uses (none 0, low 1024, medium 8192, high 24576; xhigh 32768, the
+//   largest budget Gemini takes); an effort outside the table is dropped with a warning.
 // - Fields Gemini cannot carry (logit_bias, logprobs, user, unknown top-level fields…) are dropped
 //   with an `unsupported_parameter` warning naming them.
 import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from "../types";
@@ -30,7 +31,7 @@ const HANDLED = new Set([
   "reasoning_effort",
 ]);
 
-const THINKING_BUDGETS: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576 };
+const THINKING_BUDGETS: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576, xhigh: 32768 };
 
 export function buildGeminiRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
   const warnings: Warning[] = [];
@@ -38,6 +39,14 @@ export function buildGeminiRequest(req: ChatRequest, target: UpstreamTarget): Bu
   const body: Record<string, unknown> = { contents };
   if (systemInstruction) body.systemInstruction = systemInstruction;
   const generationConfig = generationConfigOf(req);
+  if (typeof req.reasoning_effort === "string" && !(req.reasoning_effort in THINKING_BUDGETS)) {
+    const known = Object.keys(THINKING_BUDGETS).join(", ");
+    warnings.push({
+      type: "unsupported_parameter",
+      code: "reasoning_effort",
+      message: `reasoning_effort "${req.reasoning_effort}" has no Gemini thinking budget (known: ${known}); it was dropped.`,
+    });
+  }
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   if (Array.isArray(req.tools) && req.tools.length > 0) {
     body.tools = [{ functionDeclarations: req.tools.map(toDeclaration) }];

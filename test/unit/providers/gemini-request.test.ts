@@ -151,6 +151,14 @@ describe("gemini buildRequest", () => {
 
   test("maps reasoning_effort to a thinking budget", () => {
     expect(build({ reasoning_effort: "low" }).json.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 1024 } });
+    expect(build({ reasoning_effort: "xhigh" }).json.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 32768 } });
+    expect(build({ reasoning_effort: "low" }).warnings).toEqual([]);
+  });
+
+  test("an effort outside the table is dropped with a warning, not silently", () => {
+    const built = build({ reasoning_effort: "extreme" });
+    expect(built.json.generationConfig?.thinkingConfig).toBeUndefined();
+    expect(built.warnings.map((w) => w.code)).toEqual(["reasoning_effort"]);
   });
 
   test("drops logit_bias, logprobs, user and unknown fields with a warning each", () => {
