@@ -109,5 +109,12 @@ export function runStream(
 function isRoleOnly(ev: Delta | RawEvent): boolean {
   if (ev.type === "raw") return !ev.content;
   const d = ev.delta;
-  return ev.finishReason === null && !d.content && !d.tool_calls?.length && !d.refusal;
+  return ev.finishReason === null && !d.content && !d.tool_calls?.length && !d.refusal && !hasText(d.extra);
+}
+
+/** A delta field the chat model has no name for that carries text (reasoning_content): the answer has begun. */
+function hasText(extra: Record<string, unknown> | undefined): boolean {
+  if (extra === undefined) return false;
+  for (const k in extra) if (typeof extra[k] === "string" && extra[k] !== "") return true;
+  return false;
 }

@@ -79,7 +79,14 @@ export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" |
 
 export interface ChatChoice {
   index: number;
-  message: { role: "assistant"; content: string | null; refusal: string | null; tool_calls?: ToolCall[] };
+  message: {
+    role: "assistant";
+    content: string | null;
+    refusal: string | null;
+    tool_calls?: ToolCall[];
+    /** The model's visible reasoning (Anthropic thinking), under the name DeepSeek and LiteLLM use in chat. */
+    reasoning_content?: string;
+  };
   logprobs: unknown | null;
   finish_reason: FinishReason;
 }

@@ -1,6 +1,6 @@
 // Anthropic Messages JSON answer → internal ChatResult: text blocks join into the message content,
-// tool_use blocks become tool_calls (input re-serialised as the arguments string), thinking blocks
-// are not part of the OpenAI shape and are left out.
+// tool_use blocks become tool_calls (input re-serialised as the arguments string), thinking blocks join
+// into `reasoning_content` (the chat convention DeepSeek and LiteLLM use); their signatures are not kept yet.
 import type { ChatResult, ToolCall, UpstreamTarget } from "../types";
 import { isRecord } from "../content-parts";
 import { UpstreamProtocolError } from "../upstream-errors";
@@ -12,9 +12,12 @@ export function parseAnthropicResponse(json: unknown, target: UpstreamTarget): C
   }
   const wire = json as AnthropicMessageWire;
   const texts: string[] = [];
+  const thinking: string[] = [];
   const toolCalls: ToolCall[] = [];
   for (const block of wire.content ?? []) {
     if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    const thought = (block as { thinking?: unknown }).thinking;
+    if (block.type === "thinking" && typeof thought === "string") thinking.push(thought);
     if (block.type === "tool_use") {
       toolCalls.push({
         id: block.id ?? `toolu_${toolCalls.length}`,
@@ -29,6 +32,7 @@ export function parseAnthropicResponse(json: unknown, target: UpstreamTarget): C
     refusal: null,
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (thinking.length > 0) message.reasoning_content = thinking.join("");
   return {
     id: wire.id ?? `msg_${crypto.randomUUID()}`,
     // Anthropic sends no creation time.

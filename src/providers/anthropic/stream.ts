@@ -89,6 +89,9 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
     case "content_block_delta": {
       const d = isRecord(data.delta) ? data.delta : {};
       if (d.type === "text_delta" && typeof d.text === "string") return [delta({ content: d.text })];
+      // Thinking streams as chat's reasoning_content (the DeepSeek / LiteLLM convention).
+      if (d.type === "thinking_delta" && typeof d.thinking === "string" && d.thinking !== "")
+        return [delta({ extra: { reasoning_content: d.thinking } })];
       const toolIndex = typeof data.index === "number" ? state.toolIndexByBlock.get(data.index) : undefined;
       if (d.type !== "input_json_delta" || typeof d.partial_json !== "string" || d.partial_json === "" || toolIndex === undefined)
         return [];
@@ -112,7 +115,7 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
       ];
     }
     default:
-      return []; // ping, content_block_stop, thinking deltas, and event types added after this was written
+      return []; // ping, content_block_stop, signature deltas, and event types added after this was written
   }
 }
 

@@ -43,9 +43,12 @@ describe("anthropic parseResponse", () => {
     });
   });
 
-  test("maps max_tokens → length and leaves thinking blocks out of the content", () => {
+  test("maps max_tokens → length; thinking blocks become reasoning_content, out of the content", () => {
     const result = adapter.parseResponse(JSON.parse(readFixture("anthropic/max-tokens.json")), target("anthropic"));
-    expect(result.choices[0]).toMatchObject({ finish_reason: "length", message: { content: "One, two, three" } });
+    expect(result.choices[0]).toMatchObject({
+      finish_reason: "length",
+      message: { content: "One, two, three", reasoning_content: "Let me count…" },
+    });
   });
 
   test("maps stop_sequence → stop", () => {
@@ -55,6 +58,30 @@ describe("anthropic parseResponse", () => {
 });
 
 describe("anthropic stream", () => {
+  test("thinking deltas stream as reasoning_content before the text; signature deltas carry nothing", async () => {
+    const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    const events = await runStream("anthropic", [
+      sse("message_start", {
+        type: "message_start",
+        message: { id: "msg_1", model: "claude", usage: { input_tokens: 5, output_tokens: 0 } },
+      }),
+      sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } }),
+      sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Two and " } }),
+      sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "two." } }),
+      sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } }),
+      sse("content_block_stop", { type: "content_block_stop", index: 0 }),
+      sse("content_block_start", { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } }),
+      sse("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "4" } }),
+      sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } }),
+      sse("message_stop", { type: "message_stop" }),
+    ]);
+    const deltas = events.flatMap((e) => (e.type === "delta" ? [e.delta] : []));
+    expect(deltas.flatMap((d) => (d.extra ? [d.extra.reasoning_content] : []))).toEqual(["Two and ", "two."]);
+    expect(assemble(events).content).toBe("4");
+    // The first reasoning delta comes before the text's, in order.
+    expect(deltas.findIndex((d) => d.extra !== undefined)).toBeLessThan(deltas.findIndex((d) => d.content === "4"));
+  });
+
   test("translates a text stream: role delta, text deltas, finish, one usage at message_stop", async () => {
     const events = await runStream("anthropic", fixtureSseEvents("anthropic", "anthropic/text.chunks.txt"));
     const out = assemble(events);
