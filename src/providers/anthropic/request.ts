@@ -63,7 +63,7 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
-  applyThinking(body, req, target.maxOutputTokens, warnings);
+  applyThinking(body, req, target.maxOutputTokens, warnings, target.providerModelId);
   for (const [field, value] of Object.entries(req)) {
     if (HANDLED.has(field) || !isMeaningful(field, value)) continue;
     warnings.push({ type: "unsupported_parameter", code: field, message: `"${field}" is not supported by Anthropic and was dropped.` });

@@ -1,6 +1,8 @@
-// reasoning_effort → Anthropic extended thinking (`thinking: {type: "enabled", budget_tokens}`), with the
-// budgets Google uses for the same efforts (none/minimal: off, low 1,024, medium 8,192, high 24,576), so an
-// effort means the same thinking on Gemini and Claude. Anthropic counts the budget inside max_tokens and
+// reasoning_effort → Anthropic extended thinking. Models from Claude 4.6 on think adaptively
+// (`thinking: {type: "adaptive"}` with `output_config.effort`; Opus 4.7 and Mythos take nothing else, and
+// `enabled` is deprecated on the 4.6 models); older ones take `thinking: {type: "enabled", budget_tokens}`,
+// with the budgets Google uses for the same efforts (none/minimal: off, low 1,024, medium 8,192, high
+// 24,576), so an effort means the same thinking on Gemini and Claude. Anthropic counts the budget inside max_tokens and
 // wants it below max_tokens: a client's max_tokens is for the answer, so the budget is added on top (up
 // to the route's output limit). Thinking also constrains the sampling fields, which are dropped with a
 // warning rather than have the request refused: temperature must be 1, top_p at least 0.95, and a forced
@@ -20,7 +22,25 @@ const warn = (code: string, message: string): Warning => ({ type: "unsupported_p
  * Applies `req.reasoning_effort` to the Anthropic body (thinking, max_tokens; sampling fields it rules out
  * removed), or explains with a warning why it could not.
  */
-export function applyThinking(body: Record<string, unknown>, req: ChatRequest, routeMaxOutput: number, warnings: Warning[]): void {
+/** Claude 4.6 and later (and Mythos) think adaptively; the model ID says which generation a route serves. */
+export function thinksAdaptively(modelId: string): boolean {
+  // `4-20250514` is Claude 4's date, not a minor version: a minor version is one or two digits, then no more.
+  return /mythos|claude-(opus|sonnet)-4-([6-9]|[1-9]\d)(?!\d)|claude-(opus|sonnet|haiku)-([5-9]|[1-9]\d)(?!\d)/.test(modelId);
+}
+
+/** The adaptive `output_config.effort` for an OpenAI-style effort (`max` is Opus's only). */
+function adaptiveEffort(effort: string, modelId: string): string {
+  if (effort === "xhigh") return /opus|mythos/.test(modelId) ? "max" : "high";
+  return effort;
+}
+
+export function applyThinking(
+  body: Record<string, unknown>,
+  req: ChatRequest,
+  routeMaxOutput: number,
+  warnings: Warning[],
+  modelId = "",
+): void {
   const effort = req.reasoning_effort;
   if (typeof effort !== "string") return;
   const wanted = BUDGETS[effort];
@@ -55,7 +75,10 @@ export function applyThinking(body: Record<string, unknown>, req: ChatRequest, r
     return;
   }
   body.max_tokens = maxTokens;
-  body.thinking = { type: "enabled", budget_tokens: budget };
+  if (thinksAdaptively(modelId)) {
+    body.thinking = { type: "adaptive" };
+    body.output_config = { ...(body.output_config as object | undefined), effort: adaptiveEffort(effort, modelId) };
+  } else body.thinking = { type: "enabled", budget_tokens: budget };
   if (typeof body.temperature === "number" && body.temperature !== 1) {
     delete body.temperature;
     warnings.push(warn("temperature", "Anthropic requires temperature 1 while thinking; temperature was dropped."));

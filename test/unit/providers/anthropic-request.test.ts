@@ -232,3 +232,33 @@ describe("anthropic buildRequest: reasoning_effort as extended thinking", () => 
     expect(forced.warnings.map((w) => w.code)).toEqual(["reasoning_effort"]);
   });
 });
+
+describe("anthropic buildRequest: adaptive thinking on Claude 4.6 and later", () => {
+  test("the model generation decides: 4.6+ and Mythos think adaptively, older models take a budget", async () => {
+    const { thinksAdaptively } = await import("../../../src/providers/anthropic/thinking");
+    for (const id of ["claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-mythos-preview", "claude-sonnet-5"])
+      expect(thinksAdaptively(id)).toBe(true);
+    for (const id of [
+      "claude-sonnet-4-5-20250929",
+      "claude-opus-4-1",
+      "claude-haiku-4-5",
+      "claude-3-7-sonnet-latest",
+      "claude-sonnet-4-20250514",
+      "claude-opus-4-20250514",
+    ])
+      expect(thinksAdaptively(id)).toBe(false);
+  });
+
+  test("an adaptive model gets thinking adaptive with output_config.effort (xhigh is max on Opus only)", () => {
+    const big = (id: string) => ({ maxOutputTokens: 64_000, providerModelId: id });
+    const opus = build({ reasoning_effort: "medium", max_tokens: 500 }, big("claude-opus-4-7"));
+    expect(opus.json.thinking).toEqual({ type: "adaptive" });
+    expect(opus.json.output_config).toEqual({ effort: "medium" });
+    expect(opus.json.model).toBe("claude-opus-4-7");
+    expect(build({ reasoning_effort: "xhigh" }, big("claude-opus-4-7")).json.output_config).toEqual({ effort: "max" });
+    expect(build({ reasoning_effort: "xhigh" }, big("claude-sonnet-4-6")).json.output_config).toEqual({ effort: "high" });
+    const older = build({ reasoning_effort: "medium", max_tokens: 500 }, big("claude-sonnet-4-5-20250929"));
+    expect(older.json.thinking).toEqual({ type: "enabled", budget_tokens: 8_192 });
+    expect(older.json.output_config).toBeUndefined();
+  });
+});
