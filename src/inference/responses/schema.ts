@@ -89,6 +89,7 @@ export const ResponsesRequest = Type.Object({
   stream: Type.Optional(Nullable(Type.Boolean())),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
   user: Type.Optional(Type.String()),
+  prompt_cache_key: Type.Optional(Nullable(Type.String())),
   gateway: Type.Optional(Type.Unknown()),
   extensions: Type.Optional(Type.Unknown()),
 });

@@ -196,5 +196,7 @@ export function responsesToChat(body: ResponsesRequest): ResponsesTranslation {
   if (body.text?.verbosity !== undefined) request.verbosity = body.text.verbosity;
   if (body.reasoning?.effort) request.reasoning_effort = body.reasoning.effort;
   if (body.user !== undefined) request.user = body.user;
+  // OpenAI's cache routing key: chat completions take it too (issue 55 item 3).
+  if (typeof body.prompt_cache_key === "string") request.prompt_cache_key = body.prompt_cache_key;
   return { request, warnings, echo: responsesEcho(body) };
 }

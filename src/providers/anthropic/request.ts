@@ -39,6 +39,8 @@ const HANDLED = new Set([
   "stop",
   "user",
   "reasoning_effort",
+  // Routes the gateway's sticky routing; caching on this wire is by prefix, so nothing is lost by not sending it.
+  "prompt_cache_key",
 ]);
 
 export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {

@@ -29,6 +29,8 @@ const HANDLED = new Set([
   "presence_penalty",
   "frequency_penalty",
   "reasoning_effort",
+  // Routes the gateway's sticky routing; caching on this wire is by prefix, so nothing is lost by not sending it.
+  "prompt_cache_key",
 ]);
 
 const THINKING_BUDGETS: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576, xhigh: 32768 };

@@ -256,6 +256,23 @@ describe("responses request → chat request", () => {
     expect(request.store).toBeUndefined();
   });
 
+  test("prompt_cache_key travels on as chat's prompt_cache_key; Anthropic and Gemini take it without a warning", async () => {
+    const { request } = translate({ input: "x", prompt_cache_key: "conv-7" });
+    expect(request.prompt_cache_key).toBe("conv-7");
+    const { anthropicAdapter } = await import("../../../src/providers/anthropic/adapter");
+    const { geminiAdapter } = await import("../../../src/providers/gemini/adapter");
+    const { target } = await import("../providers/stream-harness");
+    const sent = { model: "m", messages: [{ role: "user" as const, content: "x" }], prompt_cache_key: "conv-7" };
+    for (const [adapter, name] of [
+      [anthropicAdapter, "anthropic"],
+      [geminiAdapter, "gemini"],
+    ] as const) {
+      const built = adapter.buildRequest(sent, target(name));
+      expect(built.warnings).toEqual([]);
+      expect(JSON.parse(built.body).prompt_cache_key).toBeUndefined();
+    }
+  });
+
   test("json_object format maps; text format adds nothing", () => {
     expect(translate({ input: "x", text: { format: { type: "json_object" } } }).request.response_format).toEqual({ type: "json_object" });
     expect(translate({ input: "x", text: { format: { type: "text" } } }).request.response_format).toBeUndefined();
