@@ -1,5 +1,5 @@
 // Renders the routing bench: a table per scenario (where the requests went, against the oracle) for the
-// terminal, a summary table with the targets' verdicts for both, and the README block between markers.
+// terminal, a summary table with the targets' verdicts for both, and the block docs/benchmark.md holds between its markers.
 import { readFileSync, writeFileSync } from "node:fs";
 import { MARKET, blended } from "./market";
 import type { Metrics } from "./metrics";
@@ -82,8 +82,8 @@ export function scenarioTable(m: Metrics): string {
   return lines.join("\n");
 }
 
-/** The README block: how it was run, the summary (its last column names the targets judged) and what each scenario is. */
-export function readmeBlock(all: Metrics[], header: string): string {
+/** The docs/benchmark.md block: how it was run, the summary (its last column names the targets judged) and what each scenario is. */
+export function summaryBlock(all: Metrics[], header: string): string {
   const stories = all.map((m) => `- ${m.scenario.name}: ${m.scenario.story}`);
   return [BEGIN, header, "", summaryTable(all), "", ...stories, END].join("\n");
 }
@@ -92,7 +92,7 @@ export function readmeBlock(all: Metrics[], header: string): string {
  * Replaces the block between the markers; without them, appends the markers at the end of the
  * "## Benchmark" section (before the next "## " heading, or at the end of the file).
  */
-export function writeReadme(path: string, block: string): void {
+export function writeBlock(path: string, block: string): void {
   const text = readFileSync(path, "utf8");
   const begin = text.indexOf(BEGIN);
   const end = text.indexOf(END);

@@ -3,7 +3,7 @@
 // oracle's route, and another seed meets another world.
 import { expect, test } from "bun:test";
 import { score } from "../../../bench/routing/metrics";
-import { summaryTable, writeReadme, BEGIN, END } from "../../../bench/routing/report";
+import { summaryTable, writeBlock, BEGIN, END } from "../../../bench/routing/report";
 import { SCENARIOS, type Scenario } from "../../../bench/routing/scenarios";
 import { simulate, type RequestRecord } from "../../../bench/routing/sim";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -45,12 +45,12 @@ test("a short run serves every request through the real planner and scores it ag
   expect(records[150]!.oracle).toBe("pine");
 });
 
-test("the README block is replaced between its markers only, and appended to the Benchmark section when absent", () => {
+test("the benchmark document's block is replaced between its markers only, and appended to the Benchmark section when absent", () => {
   const dir = mkdtempSync(join(tmpdir(), "routing-bench-"));
   const path = join(dir, "README.md");
   writeFileSync(path, "# X\n\n## Benchmark\n\ntext\n\n## Later\n\nmore\n");
-  writeReadme(path, `${BEGIN}\none\n${END}`);
+  writeBlock(path, `${BEGIN}\none\n${END}`);
   expect(readFileSync(path, "utf8")).toBe(`# X\n\n## Benchmark\n\ntext\n\n${BEGIN}\none\n${END}\n\n## Later\n\nmore\n`);
-  writeReadme(path, `${BEGIN}\ntwo\n${END}`);
+  writeBlock(path, `${BEGIN}\ntwo\n${END}`);
   expect(readFileSync(path, "utf8")).toBe(`# X\n\n## Benchmark\n\ntext\n\n${BEGIN}\ntwo\n${END}\n\n## Later\n\nmore\n`);
 });
