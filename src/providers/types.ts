@@ -3,6 +3,7 @@
 // at the edge; adapters translate it to each provider's wire protocol.
 import type { AdapterName } from "../catalog/types";
 import type { SseEvent } from "./sse-decode";
+import type { ReasoningDetail } from "./reasoning";
 
 export type Role = "system" | "developer" | "user" | "assistant" | "tool";
 
@@ -28,6 +29,8 @@ export interface ChatMessage {
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
+  /** An assistant turn's reasoning, each entry tagged with its provider family (reasoning.ts). */
+  reasoning_details?: ReasoningDetail[];
   [k: string]: unknown;
 }
 
@@ -36,8 +39,24 @@ export interface ToolDef {
   function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
 }
 
+/**
+ * What a client's dialect asked that the chat request has no field for, for the adapters whose wire can
+ * say it. Under a symbol so that no wire serialises it (the OpenAI-compatible body is the request itself).
+ */
+export const HINTS: unique symbol = Symbol("switchyard.request-hints");
+
+export interface RequestHints {
+  /** Anthropic `thinking.budget_tokens` as the client gave it (reasoning_effort is its nearest effort). */
+  thinkingBudget?: number;
+  /** Responses `reasoning.summary` ("auto", "concise", "detailed"): show the reasoning, summarised. */
+  reasoningSummary?: string;
+  /** Responses `include` values the client asked for. */
+  include?: string[];
+}
+
 /** An OpenAI chat request without the gateway's own fields (`gateway`, `extensions` are removed). */
 export interface ChatRequest {
+  [HINTS]?: RequestHints;
   model: string;
   messages: ChatMessage[];
   stream?: boolean;
@@ -86,6 +105,10 @@ export interface ChatChoice {
     tool_calls?: ToolCall[];
     /** The model's visible reasoning (Anthropic thinking), under the name DeepSeek and LiteLLM use in chat. */
     reasoning_content?: string;
+    /** The same reasoning entry by entry, signatures included (reasoning.ts). */
+    reasoning_details?: ReasoningDetail[];
+    /** Citations of the answer's text (OpenAI's chat `annotations`: `url_citation`, …). */
+    annotations?: unknown[];
   };
   logprobs: unknown | null;
   finish_reason: FinishReason;
