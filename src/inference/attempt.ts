@@ -68,7 +68,7 @@ export function planAttempt(
     url: built.url,
     // Redirects are not followed (they would carry the credential elsewhere): upstream-errors.ts.
     init: { method: "POST", headers: built.headers, body: built.body, redirect: "manual" },
-    warnings: unpriced ? [...unpriced.warnings, ...built.warnings] : built.warnings,
+    warnings: attemptWarnings(unpriced?.warnings, nativeAdapter ? native!.warnings : undefined, built.warnings),
     native: nativeAdapter !== null,
   };
 }
@@ -131,4 +131,10 @@ export function transportError(err: unknown, providerId: string): UpstreamError 
     return { code: "provider_timeout", status: 0, retryable: true, message: `Provider '${providerId}' did not answer in time.` };
   }
   return { code: "provider_error", status: 0, retryable: true, message: `Could not reach provider '${providerId}'.` };
+}
+
+/** The attempt's warnings: the pricing cut's, the native body's, the adapter's (no copy when only the last has any). */
+function attemptWarnings(unpriced: Warning[] | undefined, native: Warning[] | undefined, built: Warning[]): Warning[] {
+  if (!unpriced?.length && !native?.length) return built;
+  return [...(unpriced ?? []), ...(native ?? []), ...built];
 }

@@ -8,6 +8,7 @@ import { isRecord } from "../providers/content-parts";
 import type { ChatRequest, NativeWire } from "../providers/types";
 import type { TranslatedCall } from "./interface-call";
 import type { RoutingMetadata } from "./types";
+import { cutCarried } from "./native-carried";
 
 /** The client headers each wire defines and a pass-through forwards. */
 const FORWARDED: Record<NativeWire, string[]> = {
@@ -48,7 +49,9 @@ export function nativeCall(
     untranslatable = err;
     t = { request: estimateRequest(sent), gateway, extensions, stream: sent.stream === true };
   }
-  return { ...t, native: { request: { wire, body: sent, headers }, untranslatable } };
+  const cut = cutCarried(wire, sent);
+  const passed = cut ? { wire, body: cut.body, headers, warnings: cut.warnings } : { wire, body: sent, headers };
+  return { ...t, native: { request: passed, untranslatable } };
 }
 
 /**

@@ -263,6 +263,8 @@ export interface NativeRequest {
   wire: NativeWire;
   body: Record<string, unknown>;
   headers: Record<string, string>;
+  /** What the gateway had to change in the body (inference/native-carried.ts), for routing_metadata.warnings. */
+  warnings?: Warning[];
 }
 
 /** The dialects that pass through: Anthropic Messages, OpenAI's Responses API, and chat completions. */

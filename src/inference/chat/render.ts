@@ -10,7 +10,8 @@ export function usageJson(u: Usage) {
     prompt_tokens: u.inputTokens,
     completion_tokens: u.outputTokens,
     total_tokens: u.inputTokens + u.outputTokens,
-    prompt_tokens_details: { cached_tokens: u.cachedTokens },
+    // cache_write_tokens is OpenRouter's name for the prompt tokens written to the provider's cache.
+    prompt_tokens_details: { cached_tokens: u.cachedTokens, cache_write_tokens: u.cacheWriteTokens },
     completion_tokens_details: { reasoning_tokens: u.reasoningTokens },
   };
 }

@@ -6,6 +6,7 @@ import { jsonReply, runInterfaceCall, streamReply, textReply, type InferenceRout
 import { forwardedHeaders, withRoutingText } from "../native";
 import { ChatCompletionBody, type ChatCompletionBodyT } from "./schema";
 import { chatSseTransformer, renderChatCompletion } from "./render";
+import { withReasoningDetails } from "./reasoning-in";
 
 const PATH = "/v1/chat/completions";
 
@@ -20,7 +21,14 @@ function translate(body: ChatCompletionBodyT, headers: Record<string, string>): 
     request = rest as ChatRequest;
   }
   const native = { request: { wire: "chat" as const, body: request, headers } };
-  return { request, gateway: body.gateway, extensions: body.extensions, stream: body.stream === true, validated: true, native };
+  return {
+    request: withReasoningDetails(request),
+    gateway: body.gateway,
+    extensions: body.extensions,
+    stream: body.stream === true,
+    validated: true,
+    native,
+  };
 }
 
 function chatHandler(d: InferenceRouteDeps): RouteHandler {
