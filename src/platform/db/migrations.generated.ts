@@ -68,6 +68,13 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "ALTER TABLE `routing_defaults` ADD `only_platform` integer;",
    "ALTER TABLE `routing_defaults` ADD `require_parameters` integer;"
   ]
+ },
+ {
+  "tag": "0005_stored_responses",
+  "statements": [
+   "CREATE TABLE `stored_responses` (\n\t`workspace_id` text NOT NULL,\n\t`id` text NOT NULL,\n\t`input` text NOT NULL,\n\t`response` text NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `id`)\n);",
+   "CREATE INDEX `stored_responses_expires_idx` ON `stored_responses` (`expires_at`);"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -132,6 +139,13 @@ export const postgresMigrations: EmbeddedMigration[] = [
    "ALTER TABLE \"routing_defaults\" ADD COLUMN \"only_byok\" boolean;",
    "ALTER TABLE \"routing_defaults\" ADD COLUMN \"only_platform\" boolean;",
    "ALTER TABLE \"routing_defaults\" ADD COLUMN \"require_parameters\" boolean;"
+  ]
+ },
+ {
+  "tag": "0005_stored_responses",
+  "statements": [
+   "CREATE TABLE \"stored_responses\" (\n\t\"workspace_id\" text NOT NULL,\n\t\"id\" text NOT NULL,\n\t\"input\" text NOT NULL,\n\t\"response\" text NOT NULL,\n\t\"bytes\" integer NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\tCONSTRAINT \"stored_responses_workspace_id_id_pk\" PRIMARY KEY(\"workspace_id\",\"id\")\n);",
+   "CREATE INDEX \"stored_responses_expires_idx\" ON \"stored_responses\" USING btree (\"expires_at\");"
   ]
  }
 ];

@@ -262,3 +262,24 @@ export const invites = pgTable(
   },
   (t) => [uniqueIndex("invites_token_idx").on(t.tokenHash)],
 );
+
+/**
+ * Responses the gateway keeps for `previous_response_id`, GET and DELETE /v1/responses/{id}
+ * (inference/responses/store/). Keyed by workspace and ID: another workspace's ID is never found.
+ */
+export const storedResponses = pgTable(
+  "stored_responses",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    id: text("id").notNull(),
+    /** The full input the model saw (earlier turns resolved), a JSON array of Responses items. */
+    input: text("input").notNull(),
+    /** The response object as the client received it, JSON text. */
+    response: text("response").notNull(),
+    /** Bytes of input + response (UTF-8), checked against `responses.store_max_bytes`. */
+    bytes: integer("bytes").notNull(),
+    createdAt: ms("created_at").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), index("stored_responses_expires_idx").on(t.expiresAt)],
+);

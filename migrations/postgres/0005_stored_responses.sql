@@ -1,0 +1,12 @@
+CREATE TABLE "stored_responses" (
+	"workspace_id" text NOT NULL,
+	"id" text NOT NULL,
+	"input" text NOT NULL,
+	"response" text NOT NULL,
+	"bytes" integer NOT NULL,
+	"created_at" bigint NOT NULL,
+	"expires_at" bigint NOT NULL,
+	CONSTRAINT "stored_responses_workspace_id_id_pk" PRIMARY KEY("workspace_id","id")
+);
+--> statement-breakpoint
+CREATE INDEX "stored_responses_expires_idx" ON "stored_responses" USING btree ("expires_at");
