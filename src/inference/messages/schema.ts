@@ -1,17 +1,23 @@
 // The /v1/messages request (Anthropic Messages API subset). `max_tokens` is required, as Anthropic
-// requires it. Unknown fields are allowed and ignored; `gateway` is validated by the pipeline.
+// requires it. Unknown fields (on the body and on blocks) are allowed and ignored; `gateway` is
+// validated by the pipeline.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { firstFieldError, type FieldError } from "../responses/validation-error";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const TextBlock = Type.Object({ type: Type.Literal("text"), text: Type.String() });
+/** A prompt-cache breakpoint ({type: "ephemeral", ttl?}); kept for the Anthropic wire (issue 55, convention 7). */
+export const CacheControl = Type.Object({ type: Type.String(), ttl: Type.Optional(Type.String()) });
+const cacheControl = Type.Optional(CacheControl);
+
+export const TextBlock = Type.Object({ type: Type.Literal("text"), text: Type.String(), cache_control: cacheControl });
 export const ImageBlock = Type.Object({
   type: Type.Literal("image"),
   source: Type.Union([
     Type.Object({ type: Type.Literal("base64"), media_type: Type.String(), data: Type.String() }),
     Type.Object({ type: Type.Literal("url"), url: Type.String() }),
   ]),
+  cache_control: cacheControl,
 });
 export const DocumentBlock = Type.Object({
   type: Type.Literal("document"),
@@ -21,6 +27,8 @@ export const DocumentBlock = Type.Object({
     Type.Object({ type: Type.Literal("url"), url: Type.String() }),
   ]),
   title: Type.Optional(Nullable(Type.String())),
+  citations: Type.Optional(Nullable(Type.Object({ enabled: Type.Optional(Type.Boolean()) }))),
+  cache_control: cacheControl,
 });
 export const ToolUseBlock = Type.Object({
   type: Type.Literal("tool_use"),
@@ -31,13 +39,28 @@ export const ToolUseBlock = Type.Object({
 export const ToolResultBlock = Type.Object({
   type: Type.Literal("tool_result"),
   tool_use_id: Type.String(),
-  content: Type.Optional(Type.Union([Type.String(), Type.Array(Type.Union([TextBlock, ImageBlock]))])),
+  content: Type.Optional(Type.Union([Type.String(), Type.Array(Type.Union([TextBlock, ImageBlock, DocumentBlock]))])),
   is_error: Type.Optional(Type.Boolean()),
+  cache_control: cacheControl,
 });
-// Thinking blocks from earlier turns carry provider-private signatures; accepted and dropped.
-export const ThinkingBlock = Type.Object({ type: Type.Union([Type.Literal("thinking"), Type.Literal("redacted_thinking")]) });
+// An earlier turn's thinking: its signature is the provider's (or a `swy1.` token carrying another
+// family's reasoning, see providers/reasoning.ts) and must go back exactly as it came.
+export const ThinkingBlock = Type.Object({
+  type: Type.Literal("thinking"),
+  thinking: Type.String(),
+  signature: Type.Optional(Type.String()),
+});
+export const RedactedThinkingBlock = Type.Object({ type: Type.Literal("redacted_thinking"), data: Type.String() });
 
-export const ContentBlock = Type.Union([TextBlock, ImageBlock, DocumentBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock]);
+export const ContentBlock = Type.Union([
+  TextBlock,
+  ImageBlock,
+  DocumentBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+]);
 
 export const MessageParam = Type.Object({
   role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
@@ -51,6 +74,8 @@ export const Tool = Type.Object({
   type: Type.Optional(Nullable(Type.String())),
   description: Type.Optional(Type.String()),
   input_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  strict: Type.Optional(Type.Boolean()),
+  cache_control: cacheControl,
 });
 
 export const ToolChoice = Type.Union([
@@ -75,6 +100,15 @@ export const MessagesRequest = Type.Object({
   metadata: Type.Optional(Type.Object({ user_id: Type.Optional(Nullable(Type.String())) })),
   stream: Type.Optional(Type.Boolean()),
   thinking: Type.Optional(Type.Object({ type: Type.String(), budget_tokens: Type.Optional(Type.Integer({ minimum: 0 })) })),
+  // `effort` is how hard the model works (adaptive thinking's depth); `format` is structured output.
+  output_config: Type.Optional(
+    Type.Object({
+      effort: Type.Optional(Type.Union([Type.Literal("low"), Type.Literal("medium"), Type.Literal("high"), Type.Literal("max")])),
+      format: Type.Optional(
+        Nullable(Type.Object({ type: Type.Literal("json_schema"), schema: Type.Record(Type.String(), Type.Unknown()) })),
+      ),
+    }),
+  ),
   gateway: Type.Optional(Type.Unknown()),
   extensions: Type.Optional(Type.Unknown()),
 });

@@ -69,11 +69,11 @@ describe("messages request → chat request", () => {
     expect(warnings).toEqual([]);
   });
 
-  test("system text blocks are joined", () => {
+  test("system text blocks are joined when none carries a cache breakpoint", () => {
     const { request } = translate({
       system: [
         { type: "text", text: "A" },
-        { type: "text", text: "B", cache_control: { type: "ephemeral" } },
+        { type: "text", text: "B" },
       ],
       messages: [{ role: "user", content: "x" }],
     });
@@ -108,7 +108,7 @@ describe("messages request → chat request", () => {
     expect(request.messages[0]).toEqual({ role: "user", content: "Hi" });
   });
 
-  test("tool_use blocks become assistant tool_calls with JSON arguments; thinking is dropped", () => {
+  test("tool_use blocks become assistant tool_calls with JSON arguments; thinking becomes reasoning_details", () => {
     const { request } = translate({
       messages: [
         { role: "user", content: "Weather?" },
@@ -126,6 +126,7 @@ describe("messages request → chat request", () => {
       role: "assistant",
       content: "Checking.",
       tool_calls: [{ id: "toolu_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      reasoning_details: [{ type: "reasoning.text", text: "hmm", signature: "sig", format: "anthropic-claude-v1" }],
     });
   });
 
