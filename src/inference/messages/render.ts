@@ -1,8 +1,11 @@
 // PipelineResult → Anthropic's Message object, with routing_metadata as an extra field (the
 // Anthropic SDK keeps unknown fields). Shared helpers are used by the stream encoder too.
 import { randomBase62 } from "../../platform/ids";
-import type { FinishReason, Usage } from "../../providers/types";
+import type { ReasoningDetail } from "../../providers/reasoning";
+import type { ChatChoice, FinishReason, Usage } from "../../providers/types";
 import type { PipelineResult, RoutingMetadata } from "../types";
+import { citationsOf } from "./citations";
+import { reasoningBlocks, type ReasoningContent } from "./reasoning-blocks";
 
 export type StopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal";
 
@@ -31,7 +34,7 @@ export interface AnthropicMessage {
   type: "message";
   role: "assistant";
   model: string;
-  content: (TextContent | ToolUseContent)[];
+  content: (ReasoningContent | TextContent | ToolUseContent)[];
   stop_reason: StopReason | null;
   stop_sequence: string | null;
   usage: AnthropicUsage;
@@ -72,12 +75,24 @@ export function parseToolInput(args: string): unknown {
   }
 }
 
+/** A message's reasoning entries; a bare reasoning_content (DeepSeek's) is one unsigned entry. */
+export function reasoningOf(message: ChatChoice["message"] | undefined): ReasoningDetail[] {
+  if (message?.reasoning_details && message.reasoning_details.length > 0) return message.reasoning_details;
+  return message?.reasoning_content ? [{ type: "reasoning.text", text: message.reasoning_content, format: "unknown" }] : [];
+}
+
 export function renderMessage(pipeline: PipelineResult, id: string = anthropicMessageId()): AnthropicMessage {
   const { result, routing } = pipeline;
   const choice = result.choices[0];
-  const content: AnthropicMessage["content"] = [];
+  // Reasoning opens the content, as Anthropic orders it (the chat model has no interleaving).
+  const content: AnthropicMessage["content"] = reasoningBlocks(reasoningOf(choice?.message));
   const text = choice?.message.refusal || choice?.message.content;
-  if (text) content.push({ type: "text", text });
+  if (text) {
+    const block: TextContent = { type: "text", text };
+    const citations = citationsOf(choice?.message.annotations, choice?.message.content ?? "");
+    if (citations.length > 0) block.citations = citations;
+    content.push(block);
+  }
   for (const call of choice?.message.tool_calls ?? []) {
     content.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
   }
