@@ -3,14 +3,17 @@
 // - `response_format` json_object/json_schema has no Anthropic field: it becomes a system hint (with
 //   the schema when given) rather than a warning, because the model then nearly always complies.
 // - `temperature` above Anthropic's maximum of 1 is clamped, with a warning.
-// - `reasoning_effort` becomes extended thinking with a budget (thinking.ts).
+// - `reasoning_effort` becomes extended thinking with a budget (thinking.ts); an assistant message's
+//   Anthropic reasoning goes back as its thinking blocks, signatures untouched (reasoning-blocks.ts).
+// - cache_control markers stay where the client put them: parts, tools, tool results, system blocks.
 // - Any other field Anthropic cannot carry (logit_bias, n>1, seed, penalties, logprobs, unknown
 //   top-level fields…) is dropped with an `unsupported_parameter` warning naming it.
 import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from "../types";
 import { isRecord } from "../content-parts";
-import { convertMessages } from "./messages";
+import { convertMessages, systemField } from "./messages";
 import { mergeExtensions } from "../extensions";
 import { applyThinking } from "./thinking";
+import { dropFinalThinking } from "./reasoning-blocks";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -47,14 +50,15 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
   const warnings: Warning[] = [];
   const { system, messages } = convertMessages(req.messages, warnings);
   const hint = jsonHint(req.response_format);
-  if (hint) system.push(hint);
+  if (hint) system.push([{ type: "text", text: hint }]);
 
   const body: Record<string, unknown> = {
     model: target.providerModelId,
     max_tokens: req.max_completion_tokens ?? req.max_tokens ?? target.maxOutputTokens,
     messages,
   };
-  if (system.length > 0) body.system = system.join("\n\n");
+  const systemValue = systemField(system);
+  if (systemValue !== undefined) body.system = systemValue;
   if (typeof req.temperature === "number") body.temperature = clampTemperature(req.temperature, warnings);
   if (typeof req.top_p === "number") body.top_p = req.top_p;
   if (req.stop !== undefined && req.stop !== null) body.stop_sequences = typeof req.stop === "string" ? [req.stop] : req.stop;
@@ -65,7 +69,8 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
-  applyThinking(body, req, target.maxOutputTokens, warnings, target.providerModelId);
+  applyThinking(body, req, { routeMaxOutput: target.maxOutputTokens, modelId: target.providerModelId, turns: messages }, warnings);
+  if (body.thinking === undefined) dropFinalThinking(messages);
   for (const [field, value] of Object.entries(req)) {
     if (HANDLED.has(field) || !isMeaningful(field, value)) continue;
     warnings.push({ type: "unsupported_parameter", code: field, message: `"${field}" is not supported by Anthropic and was dropped.` });
@@ -104,6 +109,8 @@ function toAnthropicTool(tool: ToolDef): Record<string, unknown> {
     input_schema: tool.function.parameters ?? { type: "object", properties: {} },
   };
   if (tool.function.description) out.description = tool.function.description;
+  const cacheControl = (tool as { cache_control?: unknown }).cache_control;
+  if (isRecord(cacheControl)) out.cache_control = cacheControl;
   return out;
 }
 

@@ -1,15 +1,21 @@
 // Anthropic streaming events → internal stream events.
 //   message_start        → role delta (and the input side of usage)
-//   content_block_start  → a tool call's id and name (tool_use), nothing for text
-//   content_block_delta  → text_delta → content; input_json_delta → tool call arguments
+//   content_block_start  → a tool call's id and name (tool_use); a redacted_thinking block's data
+//   content_block_delta  → text_delta → content; input_json_delta → tool call arguments;
+//                          thinking_delta / signature_delta → reasoning fragments (reasoning.ts);
+//                          citations_delta → held until the text block ends
+//   content_block_stop   → a cited text block's annotations, over the span its text took
 //   message_delta        → the finish reason (and the final output token count)
 //   message_stop         → usage, once
-//   error                → error event; ping, content_block_stop, thinking deltas → nothing
-// Tool calls are numbered in order of appearance, independent of Anthropic's block indices.
-import type { DeltaEvent, FinishReason, StreamEvent, UpstreamTarget } from "../types";
+//   error                → error event; ping → nothing
+// Tool calls and reasoning entries are numbered in order of appearance, independent of Anthropic's
+// block indices.
+import type { ChunkDelta, DeltaEvent, FinishReason, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
+import { ANTHROPIC_FORMAT, type ReasoningFragment } from "../reasoning";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
+import { citationAnnotations } from "./citations";
 import { anthropicError, anthropicErrorStatus, anthropicFinishReason, anthropicUsage, type AnthropicUsageWire } from "./wire";
 
 interface AnthropicStreamState {
@@ -19,6 +25,12 @@ interface AnthropicStreamState {
   usageWire: AnthropicUsageWire;
   /** Anthropic content block index → OpenAI tool_calls index. */
   toolIndexByBlock: Map<number, number>;
+  /** Anthropic content block index → the entry's position in the message's reasoning_details. */
+  reasoningIndexByBlock: Map<number, number>;
+  /** Text blocks by block index: where their text starts in the content, and what they cite. */
+  textBlocks: Map<number, { start: number; citations: unknown[] }>;
+  /** Length of the content streamed so far (annotations index into it). */
+  contentLength: number;
   usageSent: boolean;
   failed: boolean;
   /** The key the attempt sent: an error event never carries it on (upstream-errors.ts). */
@@ -32,6 +44,9 @@ export function anthropicStreamTransformer(target: UpstreamTarget): Transformer<
     created: Math.floor(Date.now() / 1000),
     usageWire: {},
     toolIndexByBlock: new Map(),
+    reasoningIndexByBlock: new Map(),
+    textBlocks: new Map(),
+    contentLength: 0,
     usageSent: false,
     failed: false,
     credential: target.apiKey,
@@ -77,25 +92,13 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
       if (isRecord(message.usage)) state.usageWire = { ...(message.usage as AnthropicUsageWire) };
       return [delta({ role: "assistant", content: "" })];
     }
-    case "content_block_start": {
-      const block = isRecord(data.content_block) ? data.content_block : {};
-      if (block.type !== "tool_use" || typeof data.index !== "number") return [];
-      const toolIndex = state.toolIndexByBlock.size;
-      state.toolIndexByBlock.set(data.index, toolIndex);
-      const id = typeof block.id === "string" ? block.id : `toolu_${toolIndex}`;
-      const name = typeof block.name === "string" ? block.name : "";
-      return [delta({ tool_calls: [{ index: toolIndex, id, type: "function", function: { name, arguments: "" } }] })];
-    }
-    case "content_block_delta": {
-      const d = isRecord(data.delta) ? data.delta : {};
-      if (d.type === "text_delta" && typeof d.text === "string") return [delta({ content: d.text })];
-      // Thinking streams as chat's reasoning_content (the DeepSeek / LiteLLM convention).
-      if (d.type === "thinking_delta" && typeof d.thinking === "string" && d.thinking !== "")
-        return [delta({ extra: { reasoning_content: d.thinking } })];
-      const toolIndex = typeof data.index === "number" ? state.toolIndexByBlock.get(data.index) : undefined;
-      if (d.type !== "input_json_delta" || typeof d.partial_json !== "string" || d.partial_json === "" || toolIndex === undefined)
-        return [];
-      return [delta({ tool_calls: [{ index: toolIndex, function: { arguments: d.partial_json } }] })];
+    case "content_block_start":
+      return blockStart(state, data).map((d) => delta(d));
+    case "content_block_delta":
+      return blockDelta(state, data).map((d) => delta(d));
+    case "content_block_stop": {
+      const annotations = blockStop(state, data);
+      return annotations ? [delta({ extra: { annotations } })] : [];
     }
     case "message_delta": {
       // message_delta usage is cumulative; it carries output_tokens and sometimes final input counts.
@@ -115,8 +118,103 @@ function translateEvent(state: AnthropicStreamState, data: Record<string, unknow
       ];
     }
     default:
-      return []; // ping, content_block_stop, signature deltas, and event types added after this was written
+      return []; // ping, and event types added after this was written
   }
+}
+
+const blockIndex = (data: Record<string, unknown>) => (typeof data.index === "number" ? data.index : -1);
+
+/** The reasoning entry a thinking block is, numbered when it first says something. */
+function reasoningIndex(state: AnthropicStreamState, block: number): number {
+  let index = state.reasoningIndexByBlock.get(block);
+  if (index === undefined) {
+    index = state.reasoningIndexByBlock.size;
+    state.reasoningIndexByBlock.set(block, index);
+  }
+  return index;
+}
+
+/** A text fragment also carries the text as reasoning_content (DeepSeek's chat field, convention 3). */
+function reasoningDelta(fragment: ReasoningFragment): ChunkDelta {
+  const extra: Record<string, unknown> = { reasoning_details: [fragment] };
+  if (fragment.text) extra.reasoning_content = fragment.text;
+  return { extra };
+}
+
+function thinkingFragments(state: AnthropicStreamState, block: number, thinking: unknown, signature: unknown): ChunkDelta[] {
+  const out: ChunkDelta[] = [];
+  const base = { type: "reasoning.text", format: ANTHROPIC_FORMAT } as const;
+  if (typeof thinking === "string" && thinking !== "")
+    out.push(reasoningDelta({ ...base, index: reasoningIndex(state, block), text: thinking }));
+  if (typeof signature === "string" && signature !== "")
+    out.push(reasoningDelta({ ...base, index: reasoningIndex(state, block), signature }));
+  return out;
+}
+
+function blockStart(state: AnthropicStreamState, data: Record<string, unknown>): ChunkDelta[] {
+  const block = isRecord(data.content_block) ? data.content_block : {};
+  const at = blockIndex(data);
+  switch (block.type) {
+    case "tool_use": {
+      if (at < 0) return [];
+      const toolIndex = state.toolIndexByBlock.size;
+      state.toolIndexByBlock.set(at, toolIndex);
+      const id = typeof block.id === "string" ? block.id : `toolu_${toolIndex}`;
+      const name = typeof block.name === "string" ? block.name : "";
+      return [{ tool_calls: [{ index: toolIndex, id, type: "function", function: { name, arguments: "" } }] }];
+    }
+    case "thinking":
+      return thinkingFragments(state, at, block.thinking, block.signature);
+    case "redacted_thinking": {
+      if (typeof block.data !== "string") return [];
+      const index = reasoningIndex(state, at);
+      return [reasoningDelta({ type: "reasoning.encrypted", format: ANTHROPIC_FORMAT, index, data: block.data })];
+    }
+    case "text": {
+      state.textBlocks.set(at, { start: state.contentLength, citations: Array.isArray(block.citations) ? [...block.citations] : [] });
+      return typeof block.text === "string" && block.text !== "" ? [textDelta(state, block.text)] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+function textDelta(state: AnthropicStreamState, text: string): ChunkDelta {
+  state.contentLength += text.length;
+  return { content: text };
+}
+
+function blockDelta(state: AnthropicStreamState, data: Record<string, unknown>): ChunkDelta[] {
+  const d = isRecord(data.delta) ? data.delta : {};
+  const at = blockIndex(data);
+  switch (d.type) {
+    case "text_delta":
+      return typeof d.text === "string" ? [textDelta(state, d.text)] : [];
+    case "thinking_delta":
+      return thinkingFragments(state, at, d.thinking, undefined);
+    case "signature_delta":
+      return thinkingFragments(state, at, undefined, d.signature);
+    case "citations_delta": {
+      const text = state.textBlocks.get(at);
+      if (text && isRecord(d.citation)) text.citations.push(d.citation);
+      return [];
+    }
+    case "input_json_delta": {
+      const toolIndex = state.toolIndexByBlock.get(at);
+      if (typeof d.partial_json !== "string" || d.partial_json === "" || toolIndex === undefined) return [];
+      return [{ tool_calls: [{ index: toolIndex, function: { arguments: d.partial_json } }] }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** A text block's citations, once its span is known. */
+function blockStop(state: AnthropicStreamState, data: Record<string, unknown>): unknown[] | null {
+  const text = state.textBlocks.get(blockIndex(data));
+  if (!text || text.citations.length === 0) return null;
+  const annotations = citationAnnotations(text.citations, { start: text.start, end: state.contentLength });
+  return annotations.length > 0 ? annotations : null;
 }
 
 function definedOnly(usage: AnthropicUsageWire): AnthropicUsageWire {

@@ -17,6 +17,13 @@ export interface AnthropicContentBlockWire {
   id?: string;
   name?: string;
   input?: unknown;
+  /** thinking blocks: the visible thinking and the signature that must come back with it. */
+  thinking?: string;
+  signature?: string;
+  /** redacted_thinking blocks: the encrypted thinking. */
+  data?: string;
+  /** text blocks: what the text cites (char_location, page_location, web_search_result_location…). */
+  citations?: unknown[] | null;
 }
 
 export interface AnthropicMessageWire {

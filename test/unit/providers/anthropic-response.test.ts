@@ -58,7 +58,7 @@ describe("anthropic parseResponse", () => {
 });
 
 describe("anthropic stream", () => {
-  test("thinking deltas stream as reasoning_content before the text; signature deltas carry nothing", async () => {
+  test("thinking deltas stream as reasoning_content before the text", async () => {
     const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     const events = await runStream("anthropic", [
       sse("message_start", {
@@ -76,7 +76,10 @@ describe("anthropic stream", () => {
       sse("message_stop", { type: "message_stop" }),
     ]);
     const deltas = events.flatMap((e) => (e.type === "delta" ? [e.delta] : []));
-    expect(deltas.flatMap((d) => (d.extra ? [d.extra.reasoning_content] : []))).toEqual(["Two and ", "two."]);
+    expect(deltas.flatMap((d) => (typeof d.extra?.reasoning_content === "string" ? [d.extra.reasoning_content] : []))).toEqual([
+      "Two and ",
+      "two.",
+    ]);
     expect(assemble(events).content).toBe("4");
     // The first reasoning delta comes before the text's, in order.
     expect(deltas.findIndex((d) => d.extra !== undefined)).toBeLessThan(deltas.findIndex((d) => d.content === "4"));
