@@ -1,9 +1,14 @@
 // Gemini generateContent JSON → internal ChatResult. Each candidate is one choice; text parts join
-// into the content (thought summaries left out); functionCall parts become tool calls with
-// synthesized ids. A prompt blocked before generation yields one empty content_filter choice.
+// into the content; thought parts and thought signatures become reasoning_details (one entry per part,
+// a function call's signature under that call's id); functionCall parts become tool calls with
+// synthesized ids; grounding and citations become annotations. A prompt blocked before generation
+// yields one empty content_filter choice.
 import type { ChatChoice, ChatResult, ToolCall, UpstreamTarget } from "../types";
 import { isRecord } from "../content-parts";
+import { reasoningText, type ReasoningDetail } from "../reasoning";
 import { UpstreamProtocolError } from "../upstream-errors";
+import { citationsOf } from "./citations";
+import { signatureEntry, thoughtEntry } from "./thoughts";
 import {
   geminiError,
   geminiFinishReason,
@@ -34,25 +39,51 @@ export function parseGeminiResponse(json: unknown, target: UpstreamTarget): Chat
 
 function toChoice(candidate: GeminiCandidateWire, position: number, prefix: string): ChatChoice {
   const index = candidate.index ?? position;
-  const texts: string[] = [];
+  let text: string | null = null;
+  let bytes = 0;
+  const partStarts = new Map<number, number>();
   const toolCalls: ToolCall[] = [];
-  for (const part of candidate.content?.parts ?? []) {
-    if (typeof part.text === "string" && part.thought !== true) texts.push(part.text);
-    if (part.functionCall) {
+  const details: ReasoningDetail[] = [];
+  let unsignedCall: string | undefined;
+  (candidate.content?.parts ?? []).forEach((part, i) => {
+    const signature = part.thoughtSignature || undefined;
+    if (part.thought === true) {
+      details.push(thoughtEntry(part.text ?? "", signature));
+    } else if (part.functionCall) {
+      const id = part.functionCall.id ?? toolCallId(prefix, index, toolCalls.length);
       toolCalls.push({
-        id: part.functionCall.id ?? toolCallId(prefix, index, toolCalls.length),
+        id,
         type: "function",
         function: { name: part.functionCall.name ?? "", arguments: JSON.stringify(part.functionCall.args ?? {}) },
       });
+      if (signature) details.push(signatureEntry(signature, id));
+      if (toolCalls.length === 1) unsignedCall = signature ? undefined : id;
+      else if (signature) unsignedCall = undefined;
+    } else {
+      if (typeof part.text === "string") {
+        partStarts.set(i, bytes);
+        text = (text ?? "") + part.text;
+        bytes += Buffer.byteLength(part.text);
+      }
+      // A signature on an empty part after unsigned calls closes their turn: it is the first call's (stream-thoughts.ts).
+      if (signature) details.push(signatureEntry(signature, part.text ? undefined : unsignedCall));
+      if (signature && !part.text) unsignedCall = undefined;
     }
-  }
+  });
   const choice: ChatChoice = {
     index,
-    message: { role: "assistant", content: texts.length > 0 ? texts.join("") : null, refusal: null },
+    message: { role: "assistant", content: text, refusal: null },
     logprobs: null,
     finish_reason: geminiFinishReason(candidate.finishReason, toolCalls.length > 0),
   };
   if (toolCalls.length > 0) choice.message.tool_calls = toolCalls;
+  if (details.length > 0) {
+    choice.message.reasoning_details = details;
+    const shown = reasoningText(details);
+    if (shown !== "") choice.message.reasoning_content = shown;
+  }
+  const annotations = citationsOf(candidate, text ?? "", partStarts);
+  if (annotations.length > 0) choice.message.annotations = annotations;
   return choice;
 }
 

@@ -1,12 +1,15 @@
 // Gemini streamGenerateContent?alt=sse events → internal stream events. Every event is a whole
 // GenerateContentResponse carrying the next slice of each candidate: the first slice of a candidate
-// opens it with a role delta, text parts become content deltas, each functionCall part arrives
-// complete and becomes one tool call (id synthesized), a finishReason closes the candidate.
+// opens it with a role delta, thought parts become reasoning fragments (stream-thoughts.ts), text parts
+// content deltas, each functionCall part arrives complete and becomes one tool call (id synthesized),
+// grounding becomes `extra.annotations`, a finishReason closes the candidate.
 // usageMetadata is cumulative on every event; the last one is emitted once, in flush.
 import type { ChunkDelta, DeltaEvent, FinishReason, StreamEvent, UpstreamTarget } from "../types";
 import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
+import { citationKey, citationsOf } from "./citations";
+import { newThoughtState, partDeltas, type ThoughtState } from "./stream-thoughts";
 import {
   geminiError,
   geminiFinishReason,
@@ -18,9 +21,12 @@ import {
   type GeminiUsageWire,
 } from "./wire";
 
-interface CandidateState {
-  toolCalls: number;
+interface CandidateState extends ThoughtState {
   finished: boolean;
+  /** The answer text so far: grounding offsets are bytes into it. */
+  text: string;
+  /** Citations already sent (later chunks may repeat the grounding). */
+  cited: Set<string>;
 }
 
 interface GeminiStreamState {
@@ -83,7 +89,7 @@ function translateResponse(state: GeminiStreamState, wire: GeminiResponseWire): 
   if (wire.usageMetadata) state.usageWire = wire.usageMetadata;
   const out = (wire.candidates ?? []).flatMap((candidate, position) => translateCandidate(state, candidate, position));
   if ((wire.candidates ?? []).length === 0 && wire.promptFeedback?.blockReason && !state.candidates.has(0)) {
-    state.candidates.set(0, { toolCalls: 0, finished: true });
+    state.candidates.set(0, newCandidate(true));
     out.push(deltaEvent(state, 0, { role: "assistant", content: "" }, "content_filter"));
   }
   return out;
@@ -94,33 +100,30 @@ function translateCandidate(state: GeminiStreamState, candidate: GeminiCandidate
   const out: StreamEvent[] = [];
   let cs = state.candidates.get(index);
   if (!cs) {
-    cs = { toolCalls: 0, finished: false };
+    cs = newCandidate(false);
     state.candidates.set(index, cs);
     out.push(deltaEvent(state, index, { role: "assistant", content: "" }));
   }
   if (cs.finished) return out;
-  const parts = candidate.content?.parts ?? [];
-  const text = parts
-    .filter((p) => typeof p.text === "string" && p.thought !== true)
-    .map((p) => p.text)
-    .join("");
-  if (text !== "") out.push(deltaEvent(state, index, { content: text }));
-  for (const part of parts) {
-    if (!part.functionCall) continue;
-    const id = part.functionCall.id ?? toolCallId(state.prefix ?? "", index, cs.toolCalls);
-    const args = JSON.stringify(part.functionCall.args ?? {});
-    out.push(
-      deltaEvent(state, index, {
-        tool_calls: [{ index: cs.toolCalls, id, type: "function", function: { name: part.functionCall.name ?? "", arguments: args } }],
-      }),
-    );
-    cs.toolCalls += 1;
+  const prefix = state.prefix ?? "";
+  for (const delta of partDeltas(cs, candidate.content?.parts ?? [], (ordinal) => toolCallId(prefix, index, ordinal))) {
+    if (typeof delta.content === "string") cs.text += delta.content;
+    out.push(deltaEvent(state, index, delta));
+  }
+  if (candidate.groundingMetadata || candidate.citationMetadata) {
+    const fresh = citationsOf(candidate, cs.text).filter((c) => !cs.cited.has(citationKey(c)));
+    for (const c of fresh) cs.cited.add(citationKey(c));
+    if (fresh.length > 0) out.push(deltaEvent(state, index, { extra: { annotations: fresh } }));
   }
   if (candidate.finishReason) {
     cs.finished = true;
     out.push(deltaEvent(state, index, {}, geminiFinishReason(candidate.finishReason, cs.toolCalls > 0)));
   }
   return out;
+}
+
+function newCandidate(finished: boolean): CandidateState {
+  return { ...newThoughtState(), finished, text: "", cited: new Set() };
 }
 
 function deltaEvent(

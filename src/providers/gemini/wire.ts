@@ -6,15 +6,40 @@ import { tokenCount } from "../usage";
 
 export interface GeminiPartWire {
   text?: string;
-  /** Thought summaries are marked `thought: true`; they are not part of the answer. */
+  /** Thought summaries are marked `thought: true`; they are reasoning, not part of the answer. */
   thought?: boolean;
+  /** The model's reasoning state for this part, to be sent back on the same part next turn. */
+  thoughtSignature?: string;
   functionCall?: { id?: string; name?: string; args?: unknown };
+}
+
+export interface GeminiGroundingChunkWire {
+  web?: { uri?: string; title?: string };
+  retrievedContext?: { uri?: string; title?: string };
+  maps?: { uri?: string; title?: string };
+}
+
+export interface GeminiGroundingSupportWire {
+  /** Offsets are UTF-8 bytes into the candidate's answer text (or into part `partIndex`). */
+  segment?: { partIndex?: number; startIndex?: number; endIndex?: number; text?: string };
+  groundingChunkIndices?: number[];
+  confidenceScores?: number[];
+}
+
+export interface GeminiCitationSourceWire {
+  startIndex?: number;
+  endIndex?: number;
+  uri?: string;
+  title?: string;
+  license?: string;
 }
 
 export interface GeminiCandidateWire {
   index?: number;
   content?: { role?: string; parts?: GeminiPartWire[] };
   finishReason?: string;
+  groundingMetadata?: { groundingChunks?: GeminiGroundingChunkWire[]; groundingSupports?: GeminiGroundingSupportWire[] };
+  citationMetadata?: { citationSources?: GeminiCitationSourceWire[] };
 }
 
 export interface GeminiUsageWire {

@@ -149,9 +149,16 @@ describe("gemini buildRequest", () => {
     expect(build({ tools, tool_choice: "none" }).json.toolConfig).toEqual({ functionCallingConfig: { mode: "NONE" } });
   });
 
-  test("maps reasoning_effort to a thinking budget", () => {
-    expect(build({ reasoning_effort: "low" }).json.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 1024 } });
-    expect(build({ reasoning_effort: "xhigh" }).json.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 32768 } });
+  test("maps reasoning_effort to a thinking budget within the model's range, asking for the thoughts", () => {
+    expect(build({ reasoning_effort: "low" }).json.generationConfig).toEqual({
+      thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+    });
+    expect(build({ reasoning_effort: "xhigh" }).json.generationConfig).toEqual({
+      thinkingConfig: { thinkingBudget: 24576, includeThoughts: true },
+    });
+    expect(build({ reasoning_effort: "xhigh" }, { providerModelId: "gemini-2.5-pro" }).json.generationConfig).toEqual({
+      thinkingConfig: { thinkingBudget: 32768, includeThoughts: true },
+    });
     expect(build({ reasoning_effort: "low" }).warnings).toEqual([]);
   });
 
