@@ -1,0 +1,165 @@
+// Issue 55: the real Codex CLI (Responses dialect, wire_api "responses") through the gateway to an
+// Anthropic route. The upstream thinks (a signed thinking block) and calls Codex's exec_command tool;
+// Codex must run the command and send its output back, which reaches Anthropic as a tool_result for
+// that tool_use id, after the same thinking block: Anthropic refuses a tool-use turn with thinking on
+// whose thinking block is missing or altered.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  agentHome,
+  agentsMissing,
+  codexEvents,
+  CODEX_MODEL,
+  createAgentKey,
+  runCodex,
+  type AgentHome,
+  type AgentRun,
+} from "../../support/agent-clis";
+import {
+  anthropicToolUseEvents,
+  carriesToolResult,
+  crossDialectConfig,
+  startRecordingProxy,
+  type RecordingProxy,
+  upstreamCalls,
+} from "../../support/cross-dialect-agents";
+import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../../support/mock-upstream";
+import { startServer, type InProcessServer } from "../../support/server";
+
+const missing = agentsMissing();
+if (missing) console.warn(`Codex cross-dialect agent tests skipped: ${missing}`);
+
+const UPSTREAM = "claude-cross-opus";
+const TOOL_USE_ID = "toolu_01CrossCatNotes000000";
+const ANSWER = "The notes hold the launch code.";
+const THINKING = "The user asks about notes.txt; I should print it before answering.";
+const SIGNATURE = "EpcCCkYIBxgCKkCrossDialectThinkingSignature0123456789AbCdEfGhIjKlMnOpQrStUvWxYz+/EgwQ3y4Z5a6b7c8d9e0fGgxTail==";
+
+type Block = { type: string; [k: string]: unknown };
+interface MessagesBody {
+  model: string;
+  stream?: boolean;
+  system?: unknown;
+  messages: { role: string; content: string | Block[] }[];
+  tools?: { name: string; type?: string }[];
+  thinking?: { type: string; budget_tokens?: number };
+}
+
+type Item = { type: string; call_id?: string; encrypted_content?: string; output?: unknown };
+
+const body = (r: RecordedRequest) => r.body as MessagesBody;
+/** The input items of the request in which Codex sent a command's output back. */
+function clientFollowUp(proxy: RecordingProxy): Item[] {
+  const sent = proxy.requests.filter((r) => r.path === "/v1/responses").map((r) => (r.body as { input: Item[] }).input);
+  return sent.find((input) => input.some((i) => i.type === "function_call_output")) ?? [];
+}
+const blocks = (content: string | Block[]): Block[] => (typeof content === "string" ? [{ type: "text", text: content }] : content);
+const answer = (run: AgentRun) => codexEvents(run.stdout).findLast((e) => e.item?.type === "agent_message")?.item?.text;
+const ok = (run: AgentRun) => {
+  expect({ code: run.code, timedOut: run.timedOut, stderr: run.code === 0 ? "" : run.stderr }).toEqual({
+    code: 0,
+    timedOut: false,
+    stderr: "",
+  });
+  expect(codexEvents(run.stdout).some((e) => e.type === "turn.completed")).toBe(true);
+};
+
+describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
+  let mock: MockUpstream;
+  let s: InProcessServer;
+  let key: string;
+  let home: AgentHome;
+  let proxy: RecordingProxy;
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    s = await startServer({ configFile: crossDialectConfig(mock, { alias: CODEX_MODEL, provider: "beta", upstreamId: UPSTREAM }) });
+    key = await createAgentKey(s, "codex-anthropic");
+    proxy = startRecordingProxy(s.url);
+  });
+  afterEach(() => {
+    mock.reset();
+    proxy.requests.length = 0;
+    home?.cleanup();
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await s?.stop();
+    await mock?.stop();
+  });
+
+  /** Codex asked about a file only a command that really ran can quote; the upstream requests of the run. */
+  async function catThroughAnthropic(prefix: string) {
+    home = agentHome(prefix);
+    const secret = `launch code ${crypto.randomUUID()}`;
+    writeFileSync(join(home.cwd, "notes.txt"), `${secret}\n`);
+    const turn1 = anthropicToolUseEvents({
+      id: TOOL_USE_ID,
+      name: "exec_command",
+      args: { cmd: "cat notes.txt" },
+      model: UPSTREAM,
+      thinking: THINKING,
+      signature: SIGNATURE,
+    });
+    const beta = (r: RecordedRequest) => r.provider === "beta" && r.route === "chat";
+    mock.setScript((r) => beta(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
+    mock.setScript((r) => beta(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
+    const run = await runCodex(home, {
+      baseUrl: `${proxy.url}/v1`,
+      apiKey: key,
+      model: CODEX_MODEL,
+      prompt: "What do the notes in notes.txt say?",
+      args: ["--ephemeral"],
+    });
+    return { run, secret, calls: upstreamCalls(mock, "beta") };
+  }
+
+  test("the upstream's tool_use runs Codex's exec_command, and the command's output goes back as the tool_result for that id", async () => {
+    const { run, secret, calls } = await catThroughAnthropic("codex-anthropic");
+    ok(run);
+    expect(answer(run)).toBe(ANSWER);
+    expect(calls).toHaveLength(2);
+    // Codex answered the call id it was given (the tool_use id, through the Responses dialect).
+    const client = clientFollowUp(proxy);
+    expect(client.find((i) => i.type === "function_call")?.call_id).toBe(TOOL_USE_ID);
+    expect(client.find((i) => i.type === "function_call_output")?.call_id).toBe(TOOL_USE_ID);
+
+    const [first, second] = calls.map(body);
+    expect(first).toMatchObject({ model: UPSTREAM, stream: true });
+    expect(first!.tools?.map((t) => t.name)).toContain("exec_command");
+
+    const turns = second!.messages;
+    const call = turns.findIndex((m) => m.role === "assistant" && blocks(m.content).some((b) => b.type === "tool_use"));
+    expect(call).toBeGreaterThan(-1);
+    const use = blocks(turns[call]!.content).find((b) => b.type === "tool_use")!;
+    expect(use).toMatchObject({ id: TOOL_USE_ID, name: "exec_command", input: { cmd: "cat notes.txt" } });
+    // Anthropic wants the result in the next user turn, first.
+    const next = turns[call + 1]!;
+    expect(next.role).toBe("user");
+    const toolResult = blocks(next.content)[0]!;
+    expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: TOOL_USE_ID });
+    expect(JSON.stringify(toolResult.content)).toContain(secret);
+  }, 60_000);
+
+  // Depends on the Anthropic adapter reading thinking into reasoning_details and the Responses dialect
+  // carrying them through Codex as a reasoning item's encrypted_content (issue 55 conventions 1 and 5).
+  test("the signed thinking block comes back unchanged before the tool_use on the turn after the call", async () => {
+    const { run, calls } = await catThroughAnthropic("codex-anthropic-thinking");
+    ok(run);
+    expect(answer(run)).toBe(ANSWER);
+    // Codex got the thinking as a reasoning item (encrypted_content: the carried block) and sent it back before its call.
+    const client = clientFollowUp(proxy);
+    const reasoning = client.findIndex((i) => i.type === "reasoning");
+    expect(client[reasoning]?.encrypted_content).toEqual(expect.stringMatching(/.+/));
+    expect(reasoning).toBeLessThan(client.findIndex((i) => i.type === "function_call"));
+
+    const second = body(calls.find(carriesToolResult)!);
+    // With its thinking block back, the turn keeps thinking on (the adapter turns it off for a tool-use turn without one).
+    expect(body(calls[0]!).thinking?.type).toBe("enabled");
+    expect(second.thinking).toEqual(body(calls[0]!).thinking!);
+    const assistant = second.messages.find((m) => m.role === "assistant" && blocks(m.content).some((b) => b.type === "tool_use"))!;
+    const content = blocks(assistant.content);
+    expect(content[0]).toEqual({ type: "thinking", thinking: THINKING, signature: SIGNATURE });
+    expect(content.findIndex((b) => b.type === "tool_use")).toBeGreaterThan(0);
+  }, 60_000);
+});
