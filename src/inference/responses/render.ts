@@ -2,9 +2,13 @@
 // official openai SDK's `Response` type declares. The stream encoder builds its snapshots with the
 // same helpers, so a streamed response's terminal event equals what the JSON route would answer.
 import { randomBase62 } from "../../platform/ids";
-import type { ChatResult, FinishReason, ToolCall, Usage } from "../../providers/types";
+import type { ReasoningDetail } from "../../providers/reasoning";
+import type { ChatChoice, ChatResult, FinishReason, ToolCall, Usage } from "../../providers/types";
 import type { PipelineResult, RoutingMetadata } from "../types";
-import type { ResponsesEcho } from "./to-chat";
+import { responsesAnnotations } from "./annotations";
+import { customInput } from "./custom-tools";
+import { reasoningItems, type ReasoningOutputItem } from "./reasoning-items";
+import { LOGPROBS_INCLUDE, type ResponsesEcho } from "./to-chat";
 
 export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
@@ -12,11 +16,16 @@ export type ItemStatus = "in_progress" | "completed" | "incomplete";
 export const responseId = (): string => `resp_${randomBase62(24)}`;
 export const messageItemId = (): string => `msg_${randomBase62(24)}`;
 export const functionCallItemId = (): string => `fc_${randomBase62(24)}`;
+export const customToolCallItemId = (): string => `ctc_${randomBase62(24)}`;
+
+export const ENCRYPTED_INCLUDE = "reasoning.encrypted_content";
 
 export interface OutputTextPart {
   type: "output_text";
   text: string;
   annotations: unknown[];
+  /** Only when the client asked for them (include "message.output_text.logprobs"). */
+  logprobs?: unknown[];
 }
 export interface RefusalPart {
   type: "refusal";
@@ -37,7 +46,15 @@ export interface FunctionCallOutputItem {
   arguments: string;
   status: ItemStatus;
 }
-export type OutputItem = MessageOutputItem | FunctionCallOutputItem;
+/** A call to a custom tool (sent to the provider as a function taking `input`, custom-tools.ts). */
+export interface CustomToolCallOutputItem {
+  type: "custom_tool_call";
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+}
+export type OutputItem = MessageOutputItem | FunctionCallOutputItem | CustomToolCallOutputItem | ReasoningOutputItem;
 
 export interface ResponsesUsage {
   input_tokens: number;
@@ -62,7 +79,7 @@ export interface ResponseObject {
   output: OutputItem[];
   output_text: string;
   parallel_tool_calls: boolean;
-  previous_response_id: null;
+  previous_response_id: string | null;
   reasoning: ResponsesEcho["reasoning"];
   store: boolean;
   temperature: number | null;
@@ -70,9 +87,10 @@ export interface ResponseObject {
   tool_choice: unknown;
   tools: unknown[];
   top_p: number | null;
-  truncation: "disabled";
+  truncation: ResponsesEcho["truncation"];
   usage: ResponsesUsage | null;
   user: string | null;
+  safety_identifier?: string;
   metadata: Record<string, string>;
   routing_metadata?: RoutingMetadata;
 }
@@ -87,13 +105,42 @@ export function responsesUsage(u: Usage): ResponsesUsage {
   };
 }
 
+/** An output_text part; `logprobs` is there when the client asked for them. */
+export function textPart(text: string, annotations: unknown[], logprobs: unknown[] | undefined): OutputTextPart {
+  const part: OutputTextPart = { type: "output_text", text, annotations };
+  if (logprobs) part.logprobs = logprobs;
+  return part;
+}
+
 export function messageItem(id: string, text: string, status: ItemStatus): MessageOutputItem {
-  return { type: "message", id, role: "assistant", status, content: [{ type: "output_text", text, annotations: [] }] };
+  return { type: "message", id, role: "assistant", status, content: [textPart(text, [], undefined)] };
 }
 
 export function functionCallItem(id: string, call: ToolCall, status: ItemStatus): FunctionCallOutputItem {
   return { type: "function_call", id, call_id: call.id, name: call.function.name, arguments: call.function.arguments, status };
 }
+
+/** A chat tool call as its output item: a custom_tool_call when it calls a custom tool. */
+export function callItem(call: ToolCall, status: ItemStatus, echo: ResponsesEcho): FunctionCallOutputItem | CustomToolCallOutputItem {
+  if (!echo.customTools.includes(call.function.name)) return functionCallItem(functionCallItemId(), call, status);
+  return {
+    type: "custom_tool_call",
+    id: customToolCallItemId(),
+    call_id: call.id,
+    name: call.function.name,
+    input: customInput(call.function.arguments),
+  };
+}
+
+/** A message's reasoning entries; a bare reasoning_content is one entry of no provider's family. */
+export function messageReasoning(message: ChatChoice["message"]): ReasoningDetail[] {
+  if (message.reasoning_details && message.reasoning_details.length > 0) return message.reasoning_details;
+  if (message.reasoning_content) return [{ type: "reasoning.text", text: message.reasoning_content, format: "unknown" }];
+  return [];
+}
+
+export const wantsEncrypted = (echo: ResponsesEcho): boolean => echo.include.includes(ENCRYPTED_INCLUDE);
+export const wantsLogprobs = (echo: ResponsesEcho): boolean => echo.include.includes(LOGPROBS_INCLUDE);
 
 /** `output_text` is the concatenation of every output_text part, as the SDK computes it. */
 export function outputText(output: OutputItem[]): string {
@@ -122,6 +169,8 @@ export interface ResponseFields {
   error?: ResponseObject["error"];
   incompleteDetails?: ResponseObject["incomplete_details"];
   routing?: RoutingMetadata;
+  /** The stored response this one continues; else the echo's. */
+  previousResponseId?: string;
 }
 
 /** The whole response object, request echo included. */
@@ -142,7 +191,7 @@ export function buildResponse(f: ResponseFields, echo: ResponsesEcho): ResponseO
     output: f.output,
     output_text: outputText(f.output),
     parallel_tool_calls: echo.parallel_tool_calls,
-    previous_response_id: null,
+    previous_response_id: f.previousResponseId ?? echo.previousResponseId ?? null,
     reasoning: echo.reasoning,
     store: echo.store,
     temperature: echo.temperature,
@@ -150,19 +199,21 @@ export function buildResponse(f: ResponseFields, echo: ResponsesEcho): ResponseO
     tool_choice: echo.tool_choice,
     tools: echo.tools,
     top_p: echo.top_p,
-    truncation: "disabled",
+    truncation: echo.truncation,
     usage: f.usage ? responsesUsage(f.usage) : null,
     user: echo.user,
     metadata: echo.metadata,
   };
+  if (echo.safety_identifier !== undefined) response.safety_identifier = echo.safety_identifier;
   if (f.routing) response.routing_metadata = f.routing;
   return response;
 }
 
-function outputFromResult(result: ChatResult, itemStatus: ItemStatus): OutputItem[] {
-  const message = result.choices[0]?.message;
-  if (!message) return [];
-  const output: OutputItem[] = [];
+/** Reasoning items first (the chat model keeps reasoning before the answer), then the message, then the calls. */
+function outputFromResult(choice: ChatChoice | undefined, itemStatus: ItemStatus, echo: ResponsesEcho): OutputItem[] {
+  if (!choice) return [];
+  const { message } = choice;
+  const output: OutputItem[] = reasoningItems(messageReasoning(message), wantsEncrypted(echo));
   if (message.refusal) {
     output.push({
       type: "message",
@@ -172,17 +223,25 @@ function outputFromResult(result: ChatResult, itemStatus: ItemStatus): OutputIte
       content: [{ type: "refusal", refusal: message.refusal }],
     });
   } else if (message.content) {
-    output.push(messageItem(messageItemId(), message.content, itemStatus));
+    const logprobs = wantsLogprobs(echo) ? logprobsOf(choice.logprobs) : undefined;
+    const part = textPart(message.content, responsesAnnotations(message.annotations), logprobs);
+    output.push({ type: "message", id: messageItemId(), role: "assistant", status: itemStatus, content: [part] });
   }
-  for (const call of message.tool_calls ?? []) output.push(functionCallItem(functionCallItemId(), call, itemStatus));
+  for (const call of message.tool_calls ?? []) output.push(callItem(call, itemStatus, echo));
   return output;
+}
+
+/** Chat's per-token logprobs (`logprobs.content`) are Responses' output_text logprobs, entry for entry. */
+export function logprobsOf(logprobs: unknown): unknown[] {
+  const content = (logprobs as { content?: unknown } | null | undefined)?.content;
+  return Array.isArray(content) ? content : [];
 }
 
 /** A completed non-streaming call as a Response object. */
 export function renderResponse(pipeline: PipelineResult, echo: ResponsesEcho, id: string = responseId()): ResponseObject {
   const { result, routing } = pipeline;
   const { status, incomplete_details } = finishStatus(result.choices[0]?.finish_reason ?? null);
-  const output = outputFromResult(result, status === "completed" ? "completed" : "incomplete");
+  const output = outputFromResult(result.choices[0], status === "completed" ? "completed" : "incomplete", echo);
   return buildResponse(
     {
       id,

@@ -3,52 +3,47 @@
 // function_call; a delta for another item closes the open one first, as OpenAI's own stream does.
 // Exactly one terminal event is written: completed / incomplete on `done`, failed on `failed` or
 // when the pipeline stream ends without a terminal event (flush).
-import type { ChunkDelta, FinishReason } from "../../providers/types";
+import type { ChunkDelta } from "../../providers/types";
 import type { PipelineEvent } from "../types";
+import { responsesAnnotations } from "./annotations";
+import { customInput, partialInput } from "./custom-tools";
 import {
   buildResponse,
+  callItem,
   finishStatus,
-  functionCallItemId,
+  logprobsOf,
   messageItemId,
   responseId,
-  type FunctionCallOutputItem,
+  textPart,
+  wantsLogprobs,
   type ItemStatus,
   type MessageOutputItem,
-  type OutputItem,
+  type OutputTextPart,
   type ResponseFields,
 } from "./render";
+import { closeReasoning, deltaFragments, finishReasoningItem, reasoningFragment } from "./stream-reasoning";
+import { emit, snapshot, type CallState, type Controller, type PartKind, type StreamState } from "./stream-state";
 import type { ResponsesEcho } from "./to-chat";
-
-type PartKind = "output_text" | "refusal";
-type OpenItem =
-  | { kind: "message"; part: PartKind; index: number; item: MessageOutputItem }
-  | { kind: "function_call"; chatIndex: number; index: number; item: FunctionCallOutputItem };
-
-interface StreamState {
-  seq: number;
-  id: string;
-  createdAt: number;
-  model: string;
-  output: OutputItem[];
-  open: OpenItem | null;
-  /** Function-call items by the chat tool_call index, for argument deltas. */
-  calls: Map<number, FunctionCallOutputItem>;
-  finish: FinishReason | null;
-  terminated: boolean;
-}
-
-type Controller = TransformStreamDefaultController<string>;
-
-function emit(state: StreamState, c: Controller, type: string, fields: Record<string, unknown>): void {
-  const data = { type, sequence_number: state.seq++, ...fields };
-  c.enqueue(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-const snapshot = <T>(value: T): T => structuredClone(value);
 
 function partText(item: MessageOutputItem): string {
   const part = item.content[0];
   return part?.type === "refusal" ? part.refusal : (part?.text ?? "");
+}
+
+/** A call's final arguments (or custom input), also for calls whose deltas came after their item closed. */
+function settleCall(call: CallState): void {
+  if (call.item.type === "function_call") call.item.arguments = call.args;
+  else call.item.input = customInput(call.args);
+}
+
+function closeCall(state: StreamState, c: Controller, call: CallState, output_index: number, status: ItemStatus): void {
+  settleCall(call);
+  const { item } = call;
+  if (item.type === "function_call") {
+    item.status = status;
+    emit(state, c, "response.function_call_arguments.done", { item_id: item.id, output_index, name: item.name, arguments: item.arguments });
+  } else emit(state, c, "response.custom_tool_call_input.done", { item_id: item.id, output_index, input: item.input });
+  emit(state, c, "response.output_item.done", { output_index, item: snapshot(item) });
 }
 
 function closeOpen(state: StreamState, c: Controller, status: ItemStatus): void {
@@ -56,84 +51,111 @@ function closeOpen(state: StreamState, c: Controller, status: ItemStatus): void 
   if (!open) return;
   state.open = null;
   const output_index = open.index;
-  open.item.status = status;
-  if (open.kind === "message") {
-    const { item } = open;
-    const text = partText(item);
-    const base = { item_id: item.id, output_index, content_index: 0 };
-    if (open.part === "refusal") emit(state, c, "response.refusal.done", { ...base, refusal: text });
-    else emit(state, c, "response.output_text.done", { ...base, text, logprobs: [] });
-    emit(state, c, "response.content_part.done", { ...base, part: snapshot(item.content[0]) });
-  } else {
-    const { item } = open;
-    emit(state, c, "response.function_call_arguments.done", { item_id: item.id, output_index, name: item.name, arguments: item.arguments });
-  }
-  emit(state, c, "response.output_item.done", { output_index, item: snapshot(open.item) });
+  if (open.kind === "reasoning") return closeReasoning(state, c, open);
+  if (open.kind === "call") return closeCall(state, c, open.call, output_index, status);
+  const { item } = open;
+  item.status = status;
+  const text = partText(item);
+  const base = { item_id: item.id, output_index, content_index: 0 };
+  if (open.part === "refusal") emit(state, c, "response.refusal.done", { ...base, refusal: text });
+  else emit(state, c, "response.output_text.done", { ...base, text, logprobs: (item.content[0] as OutputTextPart).logprobs ?? [] });
+  emit(state, c, "response.content_part.done", { ...base, part: snapshot(item.content[0]) });
+  emit(state, c, "response.output_item.done", { output_index, item: snapshot(item) });
 }
 
-function messageDelta(state: StreamState, c: Controller, part: PartKind, delta: string): void {
-  let open = state.open;
-  if (!open || open.kind !== "message" || open.part !== part) {
-    closeOpen(state, c, "completed");
-    const item: MessageOutputItem = { type: "message", id: messageItemId(), role: "assistant", status: "in_progress", content: [] };
-    open = { kind: "message", part, index: state.output.length, item };
-    state.output.push(item);
-    state.open = open;
-    emit(state, c, "response.output_item.added", { output_index: open.index, item: snapshot(item) });
-    item.content.push(part === "refusal" ? { type: "refusal", refusal: "" } : { type: "output_text", text: "", annotations: [] });
-    emit(state, c, "response.content_part.added", {
-      item_id: item.id,
-      output_index: open.index,
-      content_index: 0,
-      part: snapshot(item.content[0]),
-    });
-  }
+/** The open message item with a part of this kind, opened (closing what else is open) when there is none. */
+function openMessage(state: StreamState, c: Controller, part: PartKind): Extract<StreamState["open"], { kind: "message" }> {
+  const current = state.open;
+  if (current?.kind === "message" && current.part === part) return current;
+  closeOpen(state, c, "completed");
+  const item: MessageOutputItem = { type: "message", id: messageItemId(), role: "assistant", status: "in_progress", content: [] };
+  const open = { kind: "message" as const, part, index: state.output.length, item };
+  state.output.push(item);
+  state.open = open;
+  emit(state, c, "response.output_item.added", { output_index: open.index, item: snapshot(item) });
+  item.content.push(part === "refusal" ? { type: "refusal", refusal: "" } : textPart("", [], wantsLogprobs(state.echo) ? [] : undefined));
+  emit(state, c, "response.content_part.added", {
+    item_id: item.id,
+    output_index: open.index,
+    content_index: 0,
+    part: snapshot(item.content[0]),
+  });
+  return open;
+}
+
+function messageDelta(state: StreamState, c: Controller, part: PartKind, delta: string, logprobs: unknown): void {
+  const open = openMessage(state, c, part);
   const content = open.item.content[0]!;
   const base = { item_id: open.item.id, output_index: open.index, content_index: 0 };
   if (content.type === "refusal") {
     content.refusal += delta;
     emit(state, c, "response.refusal.delta", { ...base, delta });
   } else {
+    const tokens = content.logprobs ? logprobsOf(logprobs) : [];
     content.text += delta;
-    emit(state, c, "response.output_text.delta", { ...base, delta, logprobs: [] });
+    content.logprobs?.push(...tokens);
+    emit(state, c, "response.output_text.delta", { ...base, delta, logprobs: tokens });
   }
 }
 
-function toolCallDelta(state: StreamState, c: Controller, call: NonNullable<ChunkDelta["tool_calls"]>[number]): void {
-  let item = state.calls.get(call.index);
-  if (!item) {
-    closeOpen(state, c, "completed");
-    item = {
-      type: "function_call",
-      id: functionCallItemId(),
-      call_id: call.id ?? "",
-      name: call.function?.name ?? "",
-      arguments: "",
-      status: "in_progress",
-    };
-    state.calls.set(call.index, item);
-    state.open = { kind: "function_call", chatIndex: call.index, index: state.output.length, item };
-    state.output.push(item);
-    emit(state, c, "response.output_item.added", { output_index: state.open.index, item: snapshot(item) });
+/** Citations of the text: added to the open output_text part (opened if needed), one event each. */
+function annotationsDelta(state: StreamState, c: Controller, annotations: unknown[]): void {
+  const open = openMessage(state, c, "output_text");
+  const part = open.item.content[0] as OutputTextPart;
+  for (const annotation of annotations) {
+    part.annotations.push(annotation);
+    emit(state, c, "response.output_text.annotation.added", {
+      item_id: open.item.id,
+      output_index: open.index,
+      content_index: 0,
+      annotation_index: part.annotations.length - 1,
+      annotation: snapshot(annotation),
+    });
   }
+}
+
+function toolCallDelta(state: StreamState, c: Controller, delta: NonNullable<ChunkDelta["tool_calls"]>[number]): void {
+  let call = state.calls.get(delta.index);
+  if (!call) {
+    closeOpen(state, c, "completed");
+    const chat = { id: delta.id ?? "", type: "function" as const, function: { name: delta.function?.name ?? "", arguments: "" } };
+    call = { item: callItem(chat, "in_progress", state.echo), args: "" };
+    state.calls.set(delta.index, call);
+    state.open = { kind: "call", index: state.output.length, call };
+    state.output.push(call.item);
+    emit(state, c, "response.output_item.added", { output_index: state.open.index, item: snapshot(call.item) });
+  }
+  const { item } = call;
   // Some providers send the id or name after the first fragment.
-  if (call.id && !item.call_id) item.call_id = call.id;
-  if (call.function?.name && !item.name) item.name = call.function.name;
-  const args = call.function?.arguments;
+  if (delta.id && !item.call_id) item.call_id = delta.id;
+  if (delta.function?.name && !item.name) item.name = delta.function.name;
+  const args = delta.function?.arguments;
   if (!args) return;
-  item.arguments += args;
+  call.args += args;
   // Arguments for an item already closed (interleaved calls) are kept for the final response only.
   const open = state.open;
-  if (open?.kind === "function_call" && open.item === item) {
+  if (open?.kind !== "call" || open.call !== call) return;
+  if (item.type === "function_call") {
+    item.arguments = call.args;
     emit(state, c, "response.function_call_arguments.delta", { item_id: item.id, output_index: open.index, delta: args });
+    return;
   }
+  // A custom tool's input streams as the string the arguments decode to so far.
+  const input = partialInput(call.args);
+  if (input === null || input.length <= item.input.length) return;
+  const more = input.slice(item.input.length);
+  item.input = input;
+  emit(state, c, "response.custom_tool_call_input.delta", { item_id: item.id, output_index: open.index, delta: more });
 }
 
 function onDelta(state: StreamState, c: Controller, event: Extract<PipelineEvent, { type: "delta" }>): void {
   if (event.model) state.model = event.model;
   const { delta } = event;
-  if (delta.refusal) messageDelta(state, c, "refusal", delta.refusal);
-  if (delta.content) messageDelta(state, c, "output_text", delta.content);
+  for (const fragment of deltaFragments(delta.extra)) reasoningFragment(state, c, fragment, () => closeOpen(state, c, "completed"));
+  if (delta.refusal) messageDelta(state, c, "refusal", delta.refusal, null);
+  if (delta.content) messageDelta(state, c, "output_text", delta.content, event.logprobs);
+  const annotations = responsesAnnotations(delta.extra?.annotations);
+  if (annotations.length > 0) annotationsDelta(state, c, annotations);
   for (const call of delta.tool_calls ?? []) toolCallDelta(state, c, call);
   if (event.finishReason) state.finish = event.finishReason;
 }
@@ -145,6 +167,9 @@ function terminal(
   fields: Omit<ResponseFields, "id" | "createdAt" | "model" | "output">,
 ): void {
   state.terminated = true;
+  // Deltas that came after their item closed are in the final response.
+  for (const call of state.calls.values()) settleCall(call);
+  for (const item of state.reasoning.keys()) finishReasoningItem(state, item);
   const response = buildResponse({ id: state.id, createdAt: state.createdAt, model: state.model, output: state.output, ...fields }, echo);
   const type =
     fields.status === "failed" ? "response.failed" : fields.status === "incomplete" ? "response.incomplete" : "response.completed";
@@ -159,7 +184,9 @@ function fail(
   routing?: ResponseFields["routing"],
 ): void {
   // Items cut short by the failure stay in the output, marked incomplete, with no .done events.
-  if (state.open) state.open.item.status = "incomplete";
+  const open = state.open;
+  if (open?.kind === "message") open.item.status = "incomplete";
+  else if (open?.kind === "call" && open.call.item.type === "function_call") open.call.item.status = "incomplete";
   state.open = null;
   terminal(state, c, echo, { status: "failed", usage: null, error, routing });
 }
@@ -171,9 +198,12 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
     id,
     createdAt: Math.floor(Date.now() / 1000),
     model: echo.model,
+    echo,
     output: [],
     open: null,
     calls: new Map(),
+    details: [],
+    reasoning: new Map(),
     finish: null,
     terminated: false,
   };

@@ -1,6 +1,18 @@
 // /v1/responses request → the internal chat request. Pure: what cannot be carried is dropped and
 // reported as a warning (CONTRACT §2), for the pipeline to add to routing_metadata.warnings.
-import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDef, Warning } from "../../providers/types";
+import type { ReasoningDetail } from "../../providers/reasoning";
+import {
+  HINTS,
+  type ChatMessage,
+  type ChatRequest,
+  type ContentPart,
+  type RequestHints,
+  type ToolCall,
+  type ToolDef,
+  type Warning,
+} from "../../providers/types";
+import { customArguments, customToolToFunction } from "./custom-tools";
+import { detailsFromReasoningItem } from "./reasoning-items";
 import type { ResponsesContentPart, ResponsesInputItem, ResponsesRequest } from "./schema";
 
 /** The request fields a Response object repeats back (as OpenAI does), for render and stream. */
@@ -16,8 +28,16 @@ export interface ResponsesEcho {
   metadata: Record<string, string>;
   store: boolean;
   text: { format: unknown; verbosity?: string };
-  reasoning: { effort: string | null; summary: null };
+  reasoning: { effort: string | null; summary: string | null };
+  truncation: "auto" | "disabled";
   user: string | null;
+  safety_identifier?: string;
+  /** The stored response this one continues (the store's follow-up), rendered as previous_response_id. */
+  previousResponseId?: string;
+  /** Not echoed: the `include` values, which decide what render shows (encrypted_content, logprobs). */
+  include: string[];
+  /** Not echoed: the custom tools sent as functions, whose calls render as custom_tool_call items. */
+  customTools: string[];
 }
 
 export interface ResponsesTranslation {
@@ -79,40 +99,84 @@ function messageFromItem(item: Extract<ResponsesInputItem, { role: string }>, wh
   return { role: "user", content: collapse(parts) };
 }
 
+/** Text of a tool output: its text parts (other parts cannot be carried by every wire). */
+function toolOutput(output: string | { type: string; text?: string }[], where: string, warnings: Warning[]): string {
+  if (typeof output === "string") return output;
+  if (output.some((p) => p.type !== "input_text"))
+    warnings.push(unsupported(where, "Only text is carried in a tool call's output; other parts were dropped."));
+  return output.map((p) => (p.type === "input_text" ? (p.text ?? "") : "")).join("");
+}
+
+/** Appends reasoning entries to an assistant message (the chat model keeps them before its content and calls). */
+function addReasoning(message: ChatMessage, entries: ReasoningDetail[]): void {
+  if (entries.length > 0) message.reasoning_details = [...(message.reasoning_details ?? []), ...entries];
+}
+
+/**
+ * Reasoning items belong to the assistant output that follows them in their turn (OpenAI writes them
+ * first): their entries wait in `pending` for the next assistant message or call. Consecutive calls
+ * (and the assistant text just before them) are one assistant turn in chat.
+ */
 function itemsToMessages(items: ResponsesInputItem[], warnings: Warning[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
+  let pending: ReasoningDetail[] = [];
+  const lastAssistant = (): ChatMessage | undefined => {
+    const last = messages[messages.length - 1];
+    return last?.role === "assistant" ? last : undefined;
+  };
+  const flush = (where: string): void => {
+    if (pending.length === 0) return;
+    const last = lastAssistant();
+    if (last) addReasoning(last, pending);
+    else warnings.push(unsupported(where, "A reasoning item with no assistant output of its turn around it was dropped."));
+    pending = [];
+  };
+  const addCall = (call: ToolCall): void => {
+    const last = lastAssistant();
+    if (last) last.tool_calls = [...(last.tool_calls ?? []), call];
+    else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    addReasoning(lastAssistant()!, pending);
+    pending = [];
+  };
   items.forEach((item, i) => {
     const where = `input[${i}]`;
     if (!("type" in item) || item.type === undefined || item.type === "message") {
-      messages.push(messageFromItem(item as Extract<ResponsesInputItem, { role: string }>, where, warnings));
-      return;
+      const message = messageFromItem(item as Extract<ResponsesInputItem, { role: string }>, where, warnings);
+      if (message.role === "assistant") {
+        addReasoning(message, pending);
+        pending = [];
+      } else flush(where);
+      messages.push(message);
+    } else if (item.type === "reasoning") {
+      const entries = detailsFromReasoningItem(item);
+      if (entries) pending.push(...entries);
+      else
+        warnings.push(unsupported(`${where}.encrypted_content`, "This reasoning item's carried state could not be read; it was dropped."));
+    } else if (item.type === "function_call") {
+      addCall({ id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } });
+    } else if (item.type === "custom_tool_call") {
+      addCall({ id: item.call_id, type: "function", function: { name: item.name, arguments: customArguments(item.input) } });
+    } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
+      flush(where);
+      messages.push({ role: "tool", tool_call_id: item.call_id, content: toolOutput(item.output, `${where}.output`, warnings) });
     }
-    if (item.type === "function_call") {
-      const call: ToolCall = { id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } };
-      // Consecutive calls (and the assistant text just before them) are one assistant turn in chat.
-      const last = messages[messages.length - 1];
-      if (last && last.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
-      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-      return;
-    }
-    if (item.type === "function_call_output") {
-      let content: string;
-      if (typeof item.output === "string") content = item.output;
-      else {
-        if (item.output.some((p) => p.type !== "input_text"))
-          warnings.push(unsupported(`${where}.output`, "Only text is carried in function_call_output; other parts were dropped."));
-        content = item.output.map((p) => (p.type === "input_text" ? p.text : "")).join("");
-      }
-      messages.push({ role: "tool", tool_call_id: item.call_id, content });
-    }
-    // `reasoning` items are dropped (see schema.ts).
   });
+  flush(`input[${items.length - 1}]`);
   return messages;
 }
 
-function toolsToChat(tools: NonNullable<ResponsesRequest["tools"]>, warnings: Warning[]): ToolDef[] {
+type ResponsesTool = NonNullable<ResponsesRequest["tools"]>[number];
+
+/** Function and custom tools reach the chat model; hosted tools run only on OpenAI's servers. */
+const isCarried = (tool: ResponsesTool): boolean => tool.type === "function" || tool.type === "custom";
+
+function toolsToChat(tools: ResponsesTool[], warnings: Warning[]): ToolDef[] {
   const out: ToolDef[] = [];
   tools.forEach((tool, i) => {
+    if (tool.type === "custom" && "name" in tool) {
+      out.push(customToolToFunction(tool, `tools[${i}]`, warnings));
+      return;
+    }
     if (tool.type !== "function" || !("name" in tool)) {
       warnings.push(unsupported(`tools[${i}]`, `Hosted tool '${tool.type}' is not supported; it was dropped.`));
       return;
@@ -131,9 +195,11 @@ function toolChoiceToChat(choice: unknown, warnings: Warning[]): unknown {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === "string") return choice;
   const c = choice as Record<string, unknown>;
-  if (c.type === "function" && typeof c.name === "string") return { type: "function", function: { name: c.name } };
+  if ((c.type === "function" || c.type === "custom") && typeof c.name === "string") return { type: "function", function: { name: c.name } };
   if (c.type === "allowed_tools" && Array.isArray(c.tools)) {
-    const tools = c.tools.map((t: Record<string, unknown>) => ({ type: "function", function: { name: t.name } }));
+    const tools = c.tools
+      .filter((t: Record<string, unknown>) => typeof t.name === "string")
+      .map((t: Record<string, unknown>) => ({ type: "function", function: { name: t.name } }));
     return { type: "allowed_tools", allowed_tools: { mode: c.mode ?? "auto", tools } };
   }
   warnings.push(unsupported("tool_choice", `tool_choice of type '${String(c.type)}' is not supported; the provider's default applies.`));
@@ -155,7 +221,8 @@ export function responsesEcho(body: ResponsesRequest): ResponsesEcho {
   return {
     model: body.model ?? "",
     instructions: body.instructions ?? null,
-    tools: body.tools ?? [],
+    // Only what was sent: a hosted tool that was dropped is not claimed (issue 55 item 5).
+    tools: (body.tools ?? []).filter(isCarried),
     tool_choice: body.tool_choice ?? "auto",
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     temperature: body.temperature ?? null,
@@ -164,9 +231,39 @@ export function responsesEcho(body: ResponsesRequest): ResponsesEcho {
     metadata: body.metadata ?? {},
     store: body.store ?? false,
     text,
-    reasoning: { effort: body.reasoning?.effort ?? null, summary: null },
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: reasoningSummary(body) ?? null },
+    truncation: body.truncation ?? "disabled",
     user: body.user ?? null,
+    ...(body.safety_identifier != null ? { safety_identifier: body.safety_identifier } : {}),
+    include: body.include ?? [],
+    customTools: (body.tools ?? []).flatMap((t) => (t.type === "custom" && "name" in t ? [t.name] : [])),
   };
+}
+
+const reasoningSummary = (body: ResponsesRequest): string | undefined =>
+  body.reasoning?.summary ?? body.reasoning?.generate_summary ?? undefined;
+
+export const LOGPROBS_INCLUDE = "message.output_text.logprobs";
+
+/** What the Responses request says that chat has no field for (types.ts RequestHints), for the adapters that can say it. */
+function hintsOf(body: ResponsesRequest): RequestHints | undefined {
+  const hints: RequestHints = {};
+  const summary = reasoningSummary(body);
+  if (summary) hints.reasoningSummary = summary;
+  if (body.include && body.include.length > 0) hints.include = [...body.include];
+  return Object.keys(hints).length > 0 ? hints : undefined;
+}
+
+/** Fields chat completions take as they are, and the ones carried with a warning. */
+function otherFields(body: ResponsesRequest, request: ChatRequest, warnings: Warning[]): void {
+  if (body.include?.includes(LOGPROBS_INCLUDE)) {
+    request.logprobs = true;
+    if (body.top_logprobs != null) request.top_logprobs = body.top_logprobs;
+  }
+  if (body.service_tier != null) request.service_tier = body.service_tier;
+  if (body.safety_identifier != null) request.safety_identifier = body.safety_identifier;
+  if (body.truncation === "auto")
+    warnings.push(unsupported("truncation", "truncation 'auto' is not carried: this route does not drop input to fit the context window."));
 }
 
 /** Translates a validated Responses body. `model` is "" when `gateway.models[]` replaces it. */
@@ -198,5 +295,8 @@ export function responsesToChat(body: ResponsesRequest): ResponsesTranslation {
   if (body.user !== undefined) request.user = body.user;
   // OpenAI's cache routing key: chat completions take it too (issue 55 item 3).
   if (typeof body.prompt_cache_key === "string") request.prompt_cache_key = body.prompt_cache_key;
+  otherFields(body, request, warnings);
+  const hints = hintsOf(body);
+  if (hints) request[HINTS] = hints;
   return { request, warnings, echo: responsesEcho(body) };
 }

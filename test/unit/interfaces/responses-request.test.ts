@@ -43,10 +43,18 @@ describe("responses request validation", () => {
   });
 
   test("an item of an unknown type names its type and the allowed ones", () => {
-    const error = rejection({ model: "m", input: [{ type: "item_reference", id: "x" }] });
+    const error = rejection({ model: "m", input: [{ type: "web_search_call", id: "x" }] });
     expect(error).toEqual({
       param: "input[0].type",
-      message: `'input[0].type' must be one of "message", "function_call", "function_call_output", "reasoning"; got "item_reference".`,
+      message: `'input[0].type' must be one of "message", "function_call", "function_call_output", "reasoning", "custom_tool_call", "custom_tool_call_output", "item_reference"; got "web_search_call".`,
+    });
+  });
+
+  test("an item_reference is refused naming the item: only stored state could resolve it", () => {
+    const error = rejection({ model: "m", input: [{ role: "user", content: "x" }, { type: "item_reference", id: "msg_1" }] });
+    expect(error).toEqual({
+      param: "input[1]",
+      message: "'input[1]' is an item_reference, which this gateway cannot resolve; send the item itself.",
     });
   });
 
@@ -305,7 +313,10 @@ describe("responses request → chat request", () => {
       store: false,
       text: { format: { type: "text" } },
       reasoning: { effort: null, summary: null },
+      truncation: "disabled",
       user: null,
+      include: [],
+      customTools: [],
     });
   });
 });
