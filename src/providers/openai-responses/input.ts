@@ -1,13 +1,12 @@
 // Internal chat messages → Responses `instructions` + `input` items.
 //   system / developer  → instructions (joined; the Responses API's place for them)
 //   user                → message item of input_text / input_image / input_file parts
-//   assistant           → message item of output_text (the API rejects input_text from the assistant),
-//                         then one function_call item per tool call
+//   assistant           → its reasoning items (reasoning.ts), a message item of output_text (the API
+//                         rejects input_text from the assistant), then one function_call item per tool call
 //   tool                → function_call_output item, matched by call_id
 import type { ChatMessage, ContentPart, Warning } from "../types";
 import { contentParts, contentText, isImagePart, isRecord, isTextPart } from "../content-parts";
-
-export type ResponsesInputItem = Record<string, unknown>;
+import { reasoningInputItems, type ResponsesInputItem } from "./reasoning";
 
 export interface ConvertedInput {
   instructions: string | undefined;
@@ -42,7 +41,7 @@ export function convertInput(messages: ChatMessage[], warnings: Warning[]): Conv
 }
 
 function assistantItems(message: ChatMessage): ResponsesInputItem[] {
-  const items: ResponsesInputItem[] = [];
+  const items = reasoningInputItems(message.reasoning_details);
   const text = contentText(message.content);
   if (text !== "") items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
   for (const call of message.tool_calls ?? []) {

@@ -1,12 +1,14 @@
 // Internal request → OpenAI Responses API request (POST {baseUrl}/responses, baseUrl ending in /v1).
 // Choices the chat shape leaves to us:
 // - `store: false` always: the gateway is stateless and must not leave conversations at the provider.
+//   So `include` always asks for reasoning.encrypted_content: the next turn replays the reasoning
+//   items from what they carry (input.ts), not from the provider's storage.
 // - Function tools are sent with `strict: false` unless the client asked for strict: the Responses
 //   API defaults to strict (chat does not), which would reject schemas chat clients send happily.
 // - Unknown top-level fields are NOT passed through as on chat completions: this API answers 400 to
 //   any parameter it does not know. Only fields with the same name and meaning on both APIs travel;
 //   everything else (n>1, logit_bias, seed, stop, penalties, logprobs…) is dropped with a warning.
-import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from "../types";
+import { HINTS, type BuiltRequest, type ChatRequest, type ToolDef, type UpstreamTarget, type Warning } from "../types";
 import { isRecord } from "../content-parts";
 import { mergeExtensions } from "../extensions";
 import { convertInput } from "./input";
@@ -44,7 +46,9 @@ export function buildResponsesRequest(req: ChatRequest, target: UpstreamTarget):
   if (typeof maxOutput === "number") body.max_output_tokens = maxOutput;
   if (typeof req.temperature === "number") body.temperature = req.temperature;
   if (typeof req.top_p === "number") body.top_p = req.top_p;
-  if (typeof req.reasoning_effort === "string") body.reasoning = { effort: req.reasoning_effort };
+  const reasoning = reasoningConfig(req);
+  if (reasoning) body.reasoning = reasoning;
+  body.include = [...new Set([ENCRYPTED_REASONING, ...(req[HINTS]?.include ?? [])])];
   const text = textConfig(req);
   if (text) body.text = text;
   if (Array.isArray(req.tools) && req.tools.length > 0) {
@@ -71,6 +75,17 @@ export function buildResponsesRequest(req: ChatRequest, target: UpstreamTarget):
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
   const root = target.baseUrl.endsWith("/") ? target.baseUrl.slice(0, -1) : target.baseUrl;
   return { url: `${root}/responses`, headers, body: JSON.stringify(body), warnings };
+}
+
+const ENCRYPTED_REASONING = "reasoning.encrypted_content";
+
+/** reasoning_effort, and the summary a Responses client asked for (`reasoning.summary`, a request hint). */
+function reasoningConfig(req: ChatRequest): Record<string, unknown> | undefined {
+  const reasoning: Record<string, unknown> = {};
+  if (typeof req.reasoning_effort === "string") reasoning.effort = req.reasoning_effort;
+  const summary = req[HINTS]?.reasoningSummary;
+  if (typeof summary === "string") reasoning.summary = summary;
+  return Object.keys(reasoning).length > 0 ? reasoning : undefined;
 }
 
 /** Defaults (n: 1, logprobs: false, store: false, null) change nothing, so dropping them is not worth a warning. */

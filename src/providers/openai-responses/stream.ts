@@ -4,9 +4,12 @@
 //   response.output_item.added function_call → a tool call's id (call_id) and name
 //   response.function_call_arguments.delta  → the tool call's arguments
 //   response.output_item.done function_call  → the arguments, only if no delta carried them
+//   reasoning summary / text deltas, a reasoning item's output_item.done → extra.reasoning_details
+//                                              (stream-reasoning.ts)
+//   response.output_text.annotation.added   → extra.annotations (annotations.ts)
 //   response.completed / response.incomplete → the finish reason, then usage, once
 //   response.failed / error                 → error event; everything else (in_progress,
-//                                              content_part.*, *.done, reasoning…) → nothing
+//                                              content_part.*, *.done…) → nothing
 // Tool calls are numbered in order of appearance, independent of the output item indices (a
 // reasoning item usually takes output_index 0).
 import type { ChunkDelta, DeltaEvent, FinishReason, StreamEvent, UpstreamTarget, Usage } from "../types";
@@ -14,6 +17,8 @@ import type { SseEvent } from "../sse-decode";
 import { isRecord } from "../content-parts";
 import { zeroUsage } from "../usage";
 import { classifyStatus, malformedStreamError, tryParseJson } from "../upstream-errors";
+import { chatAnnotation } from "./annotations";
+import { isReasoningItem, ReasoningStream } from "./stream-reasoning";
 import {
   responsesError,
   responsesErrorStatus,
@@ -41,6 +46,10 @@ interface ResponsesStreamState {
   failed: boolean;
   /** The key the attempt sent: an error event never carries it on (upstream-errors.ts). */
   credential: string | null;
+  reasoning: ReasoningStream;
+  /** Content characters sent so far, and where each output_text part (`item:content_index`) began in them. */
+  contentLength: number;
+  partStart: Map<string, number>;
 }
 
 export function responsesStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
@@ -56,6 +65,9 @@ export function responsesStreamTransformer(target: UpstreamTarget): Transformer<
     usageSent: false,
     failed: false,
     credential: target.apiKey,
+    reasoning: new ReasoningStream(),
+    contentLength: 0,
+    partStart: new Map(),
   };
   return {
     start() {},
@@ -95,8 +107,20 @@ function translateEvent(state: ResponsesStreamState, type: string | undefined, d
     case "response.created":
       adoptResponse(state, data.response);
       return [delta({ role: "assistant", content: "" })];
-    case "response.output_text.delta":
-      return typeof data.delta === "string" && data.delta !== "" ? [delta({ content: data.delta })] : [];
+    case "response.output_text.delta": {
+      if (typeof data.delta !== "string" || data.delta === "") return [];
+      partStart(state, data);
+      state.contentLength += data.delta.length;
+      return [delta({ content: data.delta })];
+    }
+    case "response.output_text.annotation.added":
+      return data.annotation === undefined
+        ? []
+        : [delta({ extra: { annotations: [chatAnnotation(data.annotation, partStart(state, data))] } })];
+    case "response.reasoning_summary_text.delta":
+      return state.reasoning.delta("summary", data).map((d) => delta(d));
+    case "response.reasoning_text.delta":
+      return state.reasoning.delta("content", data).map((d) => delta(d));
     case "response.refusal.delta":
       return typeof data.delta === "string" && data.delta !== "" ? [delta({ refusal: data.delta })] : [];
     case "response.output_item.added":
@@ -108,7 +132,7 @@ function translateEvent(state: ResponsesStreamState, type: string | undefined, d
       return [delta({ tool_calls: [{ index: toolIndex, function: { arguments: data.delta } }] })];
     }
     case "response.output_item.done":
-      return functionCallEnd(state, data).map((d) => delta(d));
+      return (isReasoningItem(data) ? state.reasoning.done(data) : functionCallEnd(state, data)).map((d) => delta(d));
     case "response.completed":
     case "response.incomplete": {
       const response = adoptResponse(state, data.response);
@@ -129,6 +153,14 @@ function translateEvent(state: ResponsesStreamState, type: string | undefined, d
     default:
       return [];
   }
+}
+
+/** Where an output_text part began in the message's content (the first time it is seen: now). */
+function partStart(state: ResponsesStreamState, data: Record<string, unknown>): number {
+  const key = `${String(data.item_id ?? data.output_index)}:${String(data.content_index ?? 0)}`;
+  let start = state.partStart.get(key);
+  if (start === undefined) state.partStart.set(key, (start = state.contentLength));
+  return start;
 }
 
 /** Takes id, model and creation time from a lifecycle event's response; returns it (or {}). */

@@ -17,6 +17,8 @@ export interface ResponsesContentWire {
   type?: string;
   text?: string;
   refusal?: string;
+  /** An output_text part's citations (url_citation, file_citation, …). */
+  annotations?: unknown[];
 }
 
 /** One `output` item: a message, a function call, reasoning, or a hosted tool's item (ignored). */
@@ -28,6 +30,10 @@ export interface ResponsesOutputItemWire {
   call_id?: string;
   name?: string;
   arguments?: string;
+  /** A reasoning item's summary parts ({type: "summary_text", text}). */
+  summary?: { type?: string; text?: string }[];
+  /** A reasoning item's opaque state (asked for with include: ["reasoning.encrypted_content"]). */
+  encrypted_content?: string | null;
 }
 
 export interface ResponsesErrorWire {

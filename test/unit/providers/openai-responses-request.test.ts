@@ -16,12 +16,13 @@ describe("openai-responses buildRequest: envelope", () => {
     expect(built.warnings).toEqual([]);
   });
 
-  test("uses the route's provider model id, never stores, and asks for SSE on streams", () => {
+  test("uses the route's provider model id, never stores (so asks for the encrypted reasoning), and asks for SSE on streams", () => {
     const built = adapter.buildRequest({ ...base, stream: true, stream_options: { include_usage: true } }, target("openai"));
     expect(JSON.parse(built.body)).toEqual({
       model: "model-x",
       input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "Hi" }] }],
       store: false,
+      include: ["reasoning.encrypted_content"],
       stream: true,
     });
     expect(built.headers.accept).toBe("text/event-stream");

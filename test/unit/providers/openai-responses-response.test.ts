@@ -7,7 +7,7 @@ import { target } from "./stream-harness";
 const parse = (file: string) => adapter.parseResponse(JSON.parse(readFixture(`openai-responses/${file}`)), target("openai"));
 
 describe("openai-responses parseResponse", () => {
-  test("maps a text answer (reasoning item skipped) with its id, time, model and usage", () => {
+  test("maps a text answer (an empty reasoning item kept by its id) with its id, time, model and usage", () => {
     const result = parse("text.json");
     expect(result).toMatchObject({
       id: "resp_68f9a1c0a1b2c3d4e5f60718293a4b5c",
@@ -18,7 +18,14 @@ describe("openai-responses parseResponse", () => {
     expect(result.choices).toEqual([
       {
         index: 0,
-        message: { role: "assistant", content: "Hello! Grüße 👋 — how can I help?", refusal: null },
+        message: {
+          role: "assistant",
+          content: "Hello! Grüße 👋 — how can I help?",
+          refusal: null,
+          reasoning_details: [
+            { type: "reasoning.summary", summary: "", format: "openai-responses-v1", id: "rs_68f9a1c2b3d4e5f60718293a4b5c6d7e" },
+          ],
+        },
         logprobs: null,
         finish_reason: "stop",
       },

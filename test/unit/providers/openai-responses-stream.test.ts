@@ -23,7 +23,15 @@ describe("openai-responses stream translation", () => {
       delta: { role: "assistant", content: "" },
       finishReason: null,
     });
-    expect(out.slice(1, -1).map((e) => e.delta)).toEqual(
+    // The reasoning item has nothing in it but its id, which still comes as its entry.
+    expect(out[1].delta).toEqual({
+      extra: {
+        reasoning_details: [
+          { type: "reasoning.summary", summary: "", format: "openai-responses-v1", index: 0, id: "rs_68f9a1c2b3d4e5f60718293a4b5c6d7e" },
+        ],
+      },
+    });
+    expect(out.slice(2, -1).map((e) => e.delta)).toEqual(
       ["Hello", "! Grüße", " 👋", " —", " how", " can", " I", " help", "?"].map((content) => ({ content })),
     );
     expect(out[out.length - 1]).toMatchObject({ delta: {}, finishReason: "stop" });
@@ -43,7 +51,7 @@ describe("openai-responses stream translation", () => {
       { id: "call_ABb3oPZFkHtW4ypJ3bLgmFCs", name: "get_weather", arguments: '{"location":"Bogotá, Colombia"}' },
     ]);
     expect(out.finishReason).toBe("tool_calls");
-    expect(deltas(events)[1].delta).toEqual({
+    expect(deltas(events)[2].delta).toEqual({
       tool_calls: [{ index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", type: "function", function: { name: "get_weather", arguments: "" } }],
     });
     expect(out.usage).toEqual([
