@@ -64,6 +64,9 @@ export function providerFromConfig(
   const apiKeyEnv = cfg.api_key_env ?? base?.apiKeyEnv ?? defaultApiKeyEnv(id);
   const envNames = [cfg.api_key_env, base?.apiKeyEnv, defaultApiKeyEnv(id)].filter((n): n is string => n !== undefined);
   const platformKey = nonEmpty(cfg.api_key) ?? envNames.map((n) => nonEmpty(credentialEnv[n])).find((k) => k !== null) ?? null;
+  // A built-in vendor's quirks stay when the file overrides its row (a custom row has none).
+  const chatReasoning = base?.chatReasoning;
+  const cacheControl = base?.cacheControl ?? false;
   return {
     id,
     displayName: cfg.display_name ?? base?.displayName ?? id,
@@ -85,6 +88,8 @@ export function providerFromConfig(
     streamTimeoutMs: cfg.stream_timeout_ms ?? base?.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS,
     supportsResponses: cfg.supports_responses ?? base?.supportsResponses ?? false,
     local: base?.local ?? false,
+    ...(chatReasoning !== undefined ? { chatReasoning } : {}),
+    ...(cacheControl ? { cacheControl } : {}),
   };
 }
 

@@ -56,6 +56,8 @@ interface Row {
   docsUrl: string;
   supportsResponses?: boolean;
   local?: boolean;
+  chatReasoning?: ProviderEntry["chatReasoning"];
+  cacheControl?: boolean;
   latency: LatencyPrior;
 }
 
@@ -155,6 +157,8 @@ const ROWS: Row[] = [
     docsUrl: "https://api-docs.deepseek.com/quick_start/pricing",
     // DeepSeek publishes no fixed rate limits; it throttles dynamically.
     tiers: tiers("none", [["standard", null, null]]),
+    // Thinking mode with tools wants the earlier turns' reasoning back as reasoning_content.
+    chatReasoning: "reasoning_content",
     latency: { hint: "slow", ttftMs: 1_200, tps: 40 },
   },
   {
@@ -220,6 +224,9 @@ const ROWS: Row[] = [
       ["paid", null, null],
       ["free", 20, null, "none"],
     ]),
+    // Its chat API round-trips reasoning_details (any family, signatures included) and passes cache_control to Anthropic and Gemini.
+    chatReasoning: "reasoning_details",
+    cacheControl: true,
     latency: { hint: "normal", ttftMs: 850, tps: 70 },
   },
   {
@@ -290,6 +297,8 @@ function toEntry(row: Row): ProviderEntry {
     streamTimeoutMs: row.local ? 1_800_000 : DEFAULT_STREAM_TIMEOUT_MS,
     supportsResponses: row.supportsResponses ?? false,
     local: row.local ?? false,
+    ...(row.chatReasoning !== undefined ? { chatReasoning: row.chatReasoning } : {}),
+    ...(row.cacheControl === true ? { cacheControl: true } : {}),
   };
 }
 

@@ -5,6 +5,8 @@
 export type DataPolicy = "none" | "no_training" | "zdr";
 export type AdapterName = "openai" | "anthropic" | "gemini";
 export type Endpoint = "chat_completions" | "responses";
+/** The assistant-message field a chat-completions vendor reads earlier turns' reasoning from. */
+export type ChatReasoning = "reasoning_details" | "reasoning_content";
 
 export const CAPABILITY_KEYS = [
   "supports_tools",
@@ -59,6 +61,13 @@ export interface ProviderEntry {
   supportsResponses: boolean;
   /** True for local servers (Ollama, vLLM, LM Studio) that need no credential. */
   local: boolean;
+  /**
+   * What a chat-completions vendor takes back of earlier turns' reasoning: OpenRouter's reasoning_details
+   * (every family's entries, signatures included), DeepSeek's reasoning_content (the text); absent: none.
+   */
+  chatReasoning?: ChatReasoning;
+  /** A chat-completions vendor that honours Anthropic's cache_control markers (OpenRouter); absent: false. */
+  cacheControl?: boolean;
 }
 
 /** A price that applies instead of the tier's base price above an input size (long-context pricing). */

@@ -6,14 +6,14 @@
 // contract (the API document's status table and envelope), which chat clients are written against.
 import type { ChatRequest, NativeAdapter } from "../types";
 import { openAICompatibleAdapter } from "./adapter";
-import { buildOpenAIRequest } from "./request";
+import { chatRequest } from "./request";
 
 export const openAIChatNativeAdapter: NativeAdapter = {
   ...openAICompatibleAdapter,
   wire: "chat",
   buildNative(native, target, stream) {
     const body = native.body as ChatRequest;
-    const built = buildOpenAIRequest(stream && body.stream !== true ? { ...body, stream: true } : body, target);
+    const built = chatRequest(stream && body.stream !== true ? { ...body, stream: true } : body, target);
     const beta = native.headers["openai-beta"];
     if (beta !== undefined) built.headers["openai-beta"] = beta;
     return built;

@@ -1,10 +1,17 @@
 // Internal request → OpenAI-compatible wire request. The internal model *is* this shape, so the
 // translation is a pass-through: unknown top-level fields travel on (vendors add their own), the
-// gateway's routing decides the model, and streams always ask for the final usage chunk.
+// gateway's routing decides the model, and streams always ask for the final usage chunk. A translated
+// request's reasoning and cache markers are first shaped to what the vendor takes back (vendor.ts).
 import type { BuiltRequest, ChatRequest, UpstreamTarget } from "../types";
 import { mergeExtensions } from "../extensions";
+import { forVendor } from "./vendor";
 
 export function buildOpenAIRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
+  return chatRequest(forVendor(req, target), target);
+}
+
+/** The request as it is (a chat client's own body on a chat route: native.ts), to this route. */
+export function chatRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
   const body: Record<string, unknown> = { ...req, model: target.providerModelId };
   mergeExtensions(body, target.extensions);
   if (req.stream === true) {

@@ -1,9 +1,19 @@
 // OpenAI-compatible JSON response → internal ChatResult (usage normalised, absent fields defaulted
-// to what OpenAI's schema requires: refusal and logprobs present as null).
+// to what OpenAI's schema requires: refusal and logprobs present as null). A message's reasoning, in
+// OpenRouter's reasoning_details or as DeepSeek's reasoning_content / OpenRouter's reasoning text,
+// becomes both fields of the chat model (providers/reasoning.ts); annotations are kept as they came.
 import type { ChatChoice, ChatResult, FinishReason, ToolCall, UpstreamTarget } from "../types";
 import { isRecord } from "../content-parts";
 import { UpstreamProtocolError } from "../upstream-errors";
-import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire, type OpenAIToolCallWire } from "./wire";
+import { readDetails, reasoningText, type ReasoningDetail } from "../reasoning";
+import {
+  openAIErrorMessage,
+  openAIUsage,
+  type OpenAIChoiceWire,
+  type OpenAIMessageWire,
+  type OpenAIResponseWire,
+  type OpenAIToolCallWire,
+} from "./wire";
 
 const FINISH_REASONS: readonly FinishReason[] = ["stop", "length", "tool_calls", "content_filter", "function_call"];
 
@@ -37,7 +47,21 @@ function toChoice(choice: OpenAIChoiceWire, position: number): ChatChoice {
     finish_reason: openAIFinishReason(choice.finish_reason) ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
   };
   if (toolCalls.length > 0) out.message.tool_calls = toolCalls;
+  const reasoning = reasoningOf(message);
+  if (reasoning.length > 0) {
+    out.message.reasoning_details = reasoning;
+    const text = reasoningText(reasoning);
+    if (text !== "") out.message.reasoning_content = text;
+  }
+  if (Array.isArray(message.annotations) && message.annotations.length > 0) out.message.annotations = message.annotations;
   return out;
+}
+
+function reasoningOf(message: OpenAIMessageWire): ReasoningDetail[] {
+  const details = readDetails(message.reasoning_details);
+  if (details.length > 0) return details;
+  const text = typeof message.reasoning_content === "string" ? message.reasoning_content : message.reasoning;
+  return typeof text === "string" && text !== "" ? [{ type: "reasoning.text", text, format: "unknown" }] : [];
 }
 
 function toToolCall(call: OpenAIToolCallWire, position: number): ToolCall {

@@ -98,6 +98,7 @@ function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
     if (NAMED_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;
     (delta.extra ??= {})[key] = value;
   }
+  if (delta.extra) withReasoningFragment(delta.extra);
   if (wire.role === "assistant") delta.role = "assistant";
   if (wire.content !== undefined) delta.content = wire.content;
   if (wire.refusal !== undefined && wire.refusal !== null) delta.refusal = wire.refusal;
@@ -115,6 +116,19 @@ function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
     });
   }
   return delta;
+}
+
+/**
+ * DeepSeek's `reasoning_content` (or OpenRouter's `reasoning`) text, also as the one reasoning entry it
+ * is (`extra.reasoning_details`, providers/reasoning.ts), so that every client encoder reads one
+ * convention; an upstream that sends reasoning_details itself is read as it sent them.
+ */
+function withReasoningFragment(extra: Record<string, unknown>): void {
+  if (extra.reasoning_details !== undefined) return;
+  const text = typeof extra.reasoning_content === "string" ? extra.reasoning_content : extra.reasoning;
+  if (typeof text !== "string" || text === "") return;
+  extra.reasoning_content ??= text;
+  extra.reasoning_details = [{ type: "reasoning.text", format: "unknown", index: 0, text }];
 }
 
 /** OpenRouter and others send `{"error": {"code": 502, "message": …}}` as a chunk after a 200. */

@@ -7,7 +7,8 @@ import { isRecord } from "../content-parts";
 export interface OpenAIUsageWire {
   prompt_tokens?: number;
   completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
+  /** `cache_write_tokens`: OpenRouter's prompt tokens written to the cache (Anthropic, Gemini models). */
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
   /** DeepSeek reports cache hits here instead of prompt_tokens_details. */
   prompt_cache_hit_tokens?: number;
@@ -20,9 +21,21 @@ export interface OpenAIToolCallWire {
   function?: { name?: string; arguments?: string };
 }
 
+/** An answer's message; the reasoning fields are DeepSeek's (reasoning_content) and OpenRouter's (reasoning, reasoning_details). */
+export interface OpenAIMessageWire {
+  role?: string;
+  content?: string | null;
+  refusal?: string | null;
+  tool_calls?: OpenAIToolCallWire[];
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+  reasoning_details?: unknown;
+  annotations?: unknown;
+}
+
 export interface OpenAIChoiceWire {
   index?: number;
-  message?: { role?: string; content?: string | null; refusal?: string | null; tool_calls?: OpenAIToolCallWire[] };
+  message?: OpenAIMessageWire;
   delta?: { role?: string; content?: string | null; refusal?: string | null; tool_calls?: OpenAIToolCallWire[] };
   finish_reason?: string | null;
   logprobs?: unknown;
@@ -46,7 +59,7 @@ export function openAIUsage(wire: OpenAIUsageWire | null | undefined): Usage {
     inputTokens: tokenCount(wire.prompt_tokens),
     outputTokens: tokenCount(wire.completion_tokens),
     cachedTokens: tokenCount(wire.prompt_tokens_details?.cached_tokens ?? wire.prompt_cache_hit_tokens),
-    cacheWriteTokens: 0,
+    cacheWriteTokens: tokenCount(wire.prompt_tokens_details?.cache_write_tokens),
     reasoningTokens: tokenCount(wire.completion_tokens_details?.reasoning_tokens),
   };
 }
