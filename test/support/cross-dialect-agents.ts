@@ -1,6 +1,7 @@
 // The real agents on a route that does not speak their dialect (issue 55): a gateway whose only route
 // for the agent's model is on another wire, and the turns a mock upstream answers with in that wire's
 // own shapes (a tool call, with the provider's reasoning state, then a final text once the result is back).
+import { codexEvents, type AgentRun } from "./agent-clis";
 import { gatewayConfig } from "./gateway";
 import type { MockUpstream, RecordedRequest } from "./mock-upstream";
 import { frameSse } from "./mock-upstream-wire";
@@ -9,11 +10,11 @@ import { frameSse } from "./mock-upstream-wire";
 export type CrossProvider = "alpha" | "beta" | "gamma";
 
 /**
- * A gateway config whose catalog holds one model, asked for by the agent's own id (an alias: the CLIs
+ * A gateway config whose catalog holds one model, asked for by the agents' own ids (aliases: the CLIs
  * shape requests by model name), served by one route on `provider` as `upstreamId`, with limits as
  * large as the agents' own so that nothing is clamped on the way.
  */
-export function crossDialectConfig(mock: MockUpstream, o: { alias: string; provider: CrossProvider; upstreamId: string }) {
+export function crossDialectConfig(mock: MockUpstream, o: { aliases: string[]; provider: CrossProvider; upstreamId: string }) {
   const capabilities = { supports_tools: true, supports_streaming: true, supports_reasoning: true, supports_prompt_caching: true };
   const route = {
     provider: o.provider,
@@ -24,7 +25,7 @@ export function crossDialectConfig(mock: MockUpstream, o: { alias: string; provi
     max_output_tokens: 128_000,
   };
   const config = gatewayConfig(mock, {
-    models: { [`cross/${o.alias}`]: { aliases: [o.alias], capabilities, routes: [route] } },
+    models: { "cross/agent-model": { aliases: o.aliases, capabilities, routes: [route] } },
   }) as { providers: Record<string, Record<string, unknown>> };
   // An agent's prompt is tens of kilobytes and its first turn is not quick to build on a loaded machine.
   Object.assign(config.providers[o.provider]!, { timeout_ms: 20_000, first_byte_timeout_ms: 15_000, idle_timeout_ms: 10_000 });
@@ -169,3 +170,26 @@ export function startRecordingProxy(target: string): RecordingProxy {
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
+
+/** How a `claude -p --output-format json` run ended, with the API error Claude Code reports in its result (an answer the CLI refused shows there). */
+export function claudeOutcome(run: AgentRun) {
+  let error: string | null = null;
+  try {
+    const out = JSON.parse(run.stdout) as { result?: string; is_error?: boolean };
+    if (out.is_error) error = out.result ?? "is_error";
+  } catch {
+    error = `not JSON: ${run.stdout.slice(0, 500)}`;
+  }
+  return { code: run.code, timedOut: run.timedOut, stderr: run.stderr, error };
+}
+export const CLAUDE_OK = { code: 0, timedOut: false, stderr: "", error: null };
+
+export const claudeResult = (run: AgentRun) => (JSON.parse(run.stdout) as { result: string }).result;
+
+/** How a `codex exec --json` run ended, with the error and turn.failed events it printed (what Codex refused). */
+export function codexOutcome(run: AgentRun) {
+  const events = codexEvents(run.stdout);
+  const errors = events.filter((e) => e.type === "error" || e.type === "turn.failed").map((e) => JSON.stringify(e));
+  return { code: run.code, timedOut: run.timedOut, errors, completed: events.some((e) => e.type === "turn.completed") };
+}
+export const CODEX_OK = { code: 0, timedOut: false, errors: [], completed: true };

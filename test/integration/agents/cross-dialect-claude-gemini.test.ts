@@ -6,9 +6,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentHome, agentsMissing, createAgentKey, runClaude, type AgentHome, type AgentRun } from "../../support/agent-clis";
+import { agentHome, agentsMissing, createAgentKey, runClaude, type AgentHome } from "../../support/agent-clis";
 import {
   carriesToolResult,
+  CLAUDE_OK,
+  claudeOutcome,
+  claudeResult,
   crossDialectConfig,
   startRecordingProxy,
   type RecordingProxy,
@@ -56,9 +59,6 @@ function clientFollowUp(proxy: RecordingProxy) {
     followUp?.messages.filter((m) => m.role === role && typeof m.content !== "string").flatMap((m) => m.content as ClientBlock[]) ?? [];
   return { count: sent.length, assistant: blocksOf("assistant"), user: blocksOf("user") };
 }
-const result = (run: AgentRun) => (JSON.parse(run.stdout) as { result: string; is_error: boolean }).result;
-const ok = (run: AgentRun) =>
-  expect({ code: run.code, timedOut: run.timedOut, stderr: run.stderr }).toEqual({ code: 0, timedOut: false, stderr: "" });
 
 describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
   let mock: MockUpstream;
@@ -68,7 +68,7 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
   let proxy: RecordingProxy;
   beforeAll(async () => {
     mock = await startMockUpstream();
-    s = await startServer({ configFile: crossDialectConfig(mock, { alias: MODEL, provider: "gamma", upstreamId: UPSTREAM }) });
+    s = await startServer({ configFile: crossDialectConfig(mock, { aliases: [MODEL], provider: "gamma", upstreamId: UPSTREAM }) });
     key = await createAgentKey(s, "claude-code-gemini");
     proxy = startRecordingProxy(s.url);
   });
@@ -114,8 +114,8 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
 
   test("the upstream's functionCall runs Claude Code's Read tool, and its result goes back as a functionResponse for that call", async () => {
     const { run, secret, notes, calls } = await readThroughGemini("claude-code-gemini");
-    ok(run);
-    expect(result(run)).toBe(ANSWER);
+    expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
+    expect(claudeResult(run)).toBe(ANSWER);
     expect(calls).toHaveLength(2);
     for (const c of calls) {
       expect(c.path).toBe(`/v1beta/models/${UPSTREAM}:streamGenerateContent`);
@@ -149,8 +149,8 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
   // dialect carrying them through Claude Code as a thinking block (issue 55 conventions 1 and 5).
   test("the thought part's and the functionCall's thoughtSignatures come back on the same parts of the model turn", async () => {
     const { run, calls } = await readThroughGemini("claude-code-gemini-signatures");
-    ok(run);
-    expect(result(run)).toBe(ANSWER);
+    expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
+    expect(claudeResult(run)).toBe(ANSWER);
     // Claude Code got Gemini's reasoning as one thinking block (signature: the carried entries) and sent it back before its call.
     const client = clientFollowUp(proxy);
     expect(client.assistant.map((b) => b.type)).toEqual(["thinking", "tool_use"]);
