@@ -145,7 +145,7 @@ describe("anthropic caching: cache tokens in the usage", () => {
   });
 
   test("a stream's, from message_start, with message_delta's final counts winning", async () => {
-    const sse = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+    const sse = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
     const events = await runStream("anthropic", [
       sse({ type: "message_start", message: { id: "msg_1", model: "claude", usage: { ...usage, output_tokens: 1 } } }),
       sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),

@@ -112,7 +112,7 @@ describe("anthropic citations → annotations", () => {
   });
 
   test("a stream's citations_delta come out as extra.annotations when their text block ends", async () => {
-    const sse = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+    const sse = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
     const text = (index: number, t: string) => sse({ type: "content_block_delta", index, delta: { type: "text_delta", text: t } });
     const cite = (index: number, citation: unknown) =>
       sse({ type: "content_block_delta", index, delta: { type: "citations_delta", citation } });

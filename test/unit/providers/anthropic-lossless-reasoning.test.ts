@@ -8,7 +8,7 @@ import { assemble, runStream, target } from "./stream-harness";
 
 const A = "anthropic-claude-v1" as const;
 const route = target("anthropic", { maxOutputTokens: 64_000, providerModelId: "claude-sonnet-4-5-20250929" });
-const sse = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const sse = (data: { type: string; [k: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
 function build(req: Partial<ChatRequest>) {
   const built = adapter.buildRequest({ model: "m", messages: [{ role: "user", content: "Hi" }], ...req }, route);
