@@ -120,15 +120,16 @@ function addReasoning(message: ChatMessage, entries: ReasoningDetail[]): void {
 function itemsToMessages(items: ResponsesInputItem[], warnings: Warning[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   let pending: ReasoningDetail[] = [];
+  let pendingAt = "";
   const lastAssistant = (): ChatMessage | undefined => {
     const last = messages[messages.length - 1];
     return last?.role === "assistant" ? last : undefined;
   };
-  const flush = (where: string): void => {
+  const flush = (): void => {
     if (pending.length === 0) return;
     const last = lastAssistant();
     if (last) addReasoning(last, pending);
-    else warnings.push(unsupported(where, "A reasoning item with no assistant output of its turn around it was dropped."));
+    else warnings.push(unsupported(pendingAt, "A reasoning item with no assistant output of its turn around it was dropped."));
     pending = [];
   };
   const addCall = (call: ToolCall): void => {
@@ -145,10 +146,11 @@ function itemsToMessages(items: ResponsesInputItem[], warnings: Warning[]): Chat
       if (message.role === "assistant") {
         addReasoning(message, pending);
         pending = [];
-      } else flush(where);
+      } else flush();
       messages.push(message);
     } else if (item.type === "reasoning") {
       const entries = detailsFromReasoningItem(item);
+      if (pending.length === 0) pendingAt = where;
       if (entries) pending.push(...entries);
       else
         warnings.push(unsupported(`${where}.encrypted_content`, "This reasoning item's carried state could not be read; it was dropped."));
@@ -157,11 +159,11 @@ function itemsToMessages(items: ResponsesInputItem[], warnings: Warning[]): Chat
     } else if (item.type === "custom_tool_call") {
       addCall({ id: item.call_id, type: "function", function: { name: item.name, arguments: customArguments(item.input) } });
     } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
-      flush(where);
+      flush();
       messages.push({ role: "tool", tool_call_id: item.call_id, content: toolOutput(item.output, `${where}.output`, warnings) });
     }
   });
-  flush(`input[${items.length - 1}]`);
+  flush();
   return messages;
 }
 

@@ -51,7 +51,13 @@ describe("responses request validation", () => {
   });
 
   test("an item_reference is refused naming the item: only stored state could resolve it", () => {
-    const error = rejection({ model: "m", input: [{ role: "user", content: "x" }, { type: "item_reference", id: "msg_1" }] });
+    const error = rejection({
+      model: "m",
+      input: [
+        { role: "user", content: "x" },
+        { type: "item_reference", id: "msg_1" },
+      ],
+    });
     expect(error).toEqual({
       param: "input[1]",
       message: "'input[1]' is an item_reference, which this gateway cannot resolve; send the item itself.",
