@@ -35,6 +35,8 @@ export function modelParts(message: ChatMessage, content: GeminiPart[], calls: {
   const loose: string[] = [];
   for (const entry of entries) {
     if (entry.type === "reasoning.text") {
+      // An empty unsigned thought carries nothing Gemini could read back.
+      if (entry.text === "" && !entry.signature) continue;
       thoughts.push(
         entry.signature ? { text: entry.text, thought: true, thoughtSignature: entry.signature } : { text: entry.text, thought: true },
       );
