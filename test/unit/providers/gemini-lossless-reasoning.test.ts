@@ -199,6 +199,27 @@ describe("gemini reasoning: requests", () => {
     expect(json.contents[1]).toEqual({ role: "model", parts: [{ text: "", thoughtSignature: "sigEnd" }] });
   });
 
+  test("an empty unsigned thought, and a signature for a call the message no longer has, are not sent", () => {
+    const json = body(
+      {
+        messages: [
+          { role: "user", content: "Hi" },
+          {
+            role: "assistant",
+            content: "Hello",
+            reasoning_details: [
+              { type: "reasoning.text", text: "", format: G },
+              { type: "reasoning.encrypted", data: "sigGone", id: "call_gone", format: G },
+            ],
+          },
+          { role: "user", content: "Again" },
+        ],
+      },
+      target("gemini", { providerModelId: "gemini-2.5-flash" }),
+    );
+    expect(json.contents[1]).toEqual({ role: "model", parts: [{ text: "Hello" }] });
+  });
+
   test("on Gemini 3, the current turn's unsigned first calls get Google's placeholder signature; earlier turns and 2.5 do not", () => {
     const call = (id: string) => ({
       role: "assistant" as const,
