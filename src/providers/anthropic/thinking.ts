@@ -118,6 +118,11 @@ export function applyThinking(body: Record<string, unknown>, req: ChatRequest, r
     body.thinking = { type: "adaptive" };
     body.output_config = { ...(body.output_config as object | undefined), effort: adaptiveEffort(effort, route.modelId) };
   } else body.thinking = { type: "enabled", budget_tokens: budget };
+  dropSamplingConflicts(body, warnings);
+}
+
+/** The sampling fields thinking rules out, removed with a warning each. */
+function dropSamplingConflicts(body: Record<string, unknown>, warnings: Warning[]): void {
   if (typeof body.temperature === "number" && body.temperature !== 1) {
     delete body.temperature;
     warnings.push(warn("temperature", "Anthropic requires temperature 1 while thinking; temperature was dropped."));
