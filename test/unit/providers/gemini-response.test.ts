@@ -21,7 +21,7 @@ describe("gemini parseResponse", () => {
     expect(result.usage).toEqual({ inputTokens: 9, outputTokens: 13 + 29, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 29 });
   });
 
-  test("maps functionCall parts to tool_calls with synthesized stable ids, leaving thought parts out", () => {
+  test("maps functionCall parts to tool_calls with synthesized stable ids, thought parts to reasoning, not content", () => {
     const json = JSON.parse(readFixture("gemini/function-call.json"));
     const first = adapter.parseResponse(json, t);
     const again = adapter.parseResponse(json, t);
@@ -40,6 +40,7 @@ describe("gemini parseResponse", () => {
       },
     ]);
     expect(again.choices[0].message.tool_calls?.map((c) => c.id)).toEqual(first.choices[0].message.tool_calls!.map((c) => c.id));
+    expect(first.choices[0].message.reasoning_content).toBe("Checking both cities.");
     expect(first.usage).toEqual({ inputTokens: 96, outputTokens: 84, cachedTokens: 64, cacheWriteTokens: 0, reasoningTokens: 50 });
   });
 
