@@ -11,6 +11,7 @@ import { catalogRoutes } from "./catalog/routes";
 import { modelsErrorRenderer, modelsRoutes } from "./catalog/models-routes";
 import { chatRoutes } from "./inference/chat/routes";
 import { responsesRoutes } from "./inference/responses/routes";
+import { responsesStoreRoutes, storeRateClass } from "./inference/responses/store/routes";
 import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/routes";
 import { countTokensRoutes } from "./inference/messages/count-tokens";
 import { managementRoutes } from "./management/routes";
@@ -25,7 +26,7 @@ export function createApp(deps: Deps) {
   const steps = edgeSteps(deps.logger, [messagesErrorRenderer, modelsErrorRenderer]);
   const limit = rateCheck(
     deps.limiter,
-    (method, route) => builtinClass(method, route) ?? rateClassFor(method, route) ?? null,
+    (method, route) => builtinClass(method, route) ?? storeRateClass(method, route) ?? rateClassFor(method, route) ?? null,
     deps.config.trustedProxies,
     deps.keys,
   );
@@ -88,6 +89,7 @@ export function createApp(deps: Deps) {
     .use(inference[1]!.plugin)
     .use(inference[2]!.plugin)
     .use(inference[3]!.plugin)
+    .use(responsesStoreRoutes({ keys: deps.keys, store: deps.responseStore }))
     .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management, deps.health))
     .use(docsRoutes(getSpec))
     .onStart(({ server: s }) => {

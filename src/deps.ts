@@ -30,6 +30,7 @@ import { createUpstreamClient, type UpstreamClient } from "./platform/http1/upst
 import { edenPacer } from "./platform/memory-governor";
 import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
 import { MemoryStickyStore, type StickyStore } from "./inference/sticky/store";
+import { ResponseStore } from "./inference/responses/store/store";
 
 // The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
 // when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
@@ -53,6 +54,8 @@ export interface Deps {
   inference: InferenceDeps;
   /** Which route and credential served each Responses ID (Redis in shared mode), for `previous_response_id`. */
   responseRoutes: ResponseRouteMemory;
+  /** The Responses the gateway keeps, in the database (config `responses.store`, on by default). */
+  responseStore?: ResponseStore;
   /** Shared mode (REDIS_URL set): the Redis connection, invalidation bus and shared limiters. */
   shared?: SharedMode;
   /** The control plane: repositories, the routing-defaults and BYOK stores the hot path reads. */
@@ -127,6 +130,7 @@ function inferenceDeps(d: {
   creditHolds: CreditHolds;
   upstream: UpstreamClient;
   responseRoutes: ResponseRouteMemory;
+  responseStore: ResponseStore | undefined;
   sticky: StickyStore | undefined;
 }): InferenceDeps {
   const { credits, records } = d;
@@ -154,6 +158,7 @@ function inferenceDeps(d: {
     send: d.upstream.send,
     aborts: new AbortSweeper(),
     responseRoutes: d.responseRoutes,
+    ...(d.responseStore ? { responseStore: d.responseStore } : {}),
     sticky: d.sticky,
     keepAliveMs: 15_000,
   };
@@ -201,6 +206,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
+  const { enabled, ttlMs, maxBytes } = config.responsesStore;
+  const responseStore = enabled ? new ResponseStore(db, { ttlMs, maxBytes }, logger) : undefined;
   // routing.sticky_ttl_s 0 turns sticky routing off.
   const stickyTtlMs = config.routing.stickyTtlMs;
   const sticky = stickyTtlMs > 0 ? (shared?.sticky ?? new MemoryStickyStore({ ttlMs: stickyTtlMs })) : undefined;
@@ -216,6 +223,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     creditHolds,
     upstream,
     responseRoutes,
+    responseStore,
     sticky,
   });
   return {
@@ -232,6 +240,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     limiter,
     inference,
     responseRoutes,
+    ...(responseStore ? { responseStore } : {}),
     ...(shared ? { shared } : {}),
     management,
     state: { shuttingDown: false, startedAt: Date.now() },
@@ -239,14 +248,17 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       await Promise.all([management.start(), credits.load(), budgets.load(), shared?.start()]);
       credits.start();
       keys.startTouching();
+      responseStore?.startSweeping();
     },
     async close() {
       credits.stop();
       management.stop();
       keys.stop();
       await keys.flushTouches();
-      const drained = await records.drain(10_000);
+      responseStore?.stop();
+      const [drained, kept] = await Promise.all([records.drain(10_000), responseStore?.drain(10_000)]);
       if (!drained.complete) logger.error("shutdown: request records not written", { remaining: drained.remaining });
+      if (kept === false) logger.error("shutdown: stored responses not written", { remaining: responseStore!.queued() });
       upstream.close();
       await shared?.close();
       await db.close();

@@ -43,6 +43,8 @@ export interface Config {
   maxRequestBodyBytes: { inference: number; management: number };
   /** How long the route of a Responses ID is remembered, ms (config file `response_route_ttl_hours`; 30 days by default). */
   responseRouteTtlMs: number;
+  /** The Responses store (config file `responses`): on unless `store` is false; rows expire after ttlMs; larger ones are not kept. */
+  responsesStore: { enabled: boolean; ttlMs: number; maxBytes: number };
   /** The adaptive router's tuning (config file `routing`): see routing/health.ts and docs/routing.md. */
   routing: RoutingTuning;
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
@@ -63,6 +65,8 @@ const MB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
 /** OpenAI keeps a stored response 30 days: a follow-up may name one that old. */
 const DEFAULT_RESPONSE_ROUTE_TTL_HOURS = 720;
+/** The largest Responses conversation kept (input and response JSON together): 4 MiB. */
+const DEFAULT_STORE_MAX_BYTES = 4 * 1024 * 1024;
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
@@ -159,6 +163,11 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       management: Math.floor((file.max_request_body_mb?.management ?? 1) * MB),
     }),
     responseRouteTtlMs: Math.floor((file.response_route_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
+    responsesStore: Object.freeze({
+      enabled: file.responses?.store !== false,
+      ttlMs: Math.floor((file.responses?.store_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
+      maxBytes: file.responses?.store_max_bytes ?? DEFAULT_STORE_MAX_BYTES,
+    }),
     routing: Object.freeze({
       exploreShare: file.routing?.explore_share ?? DEFAULT_ROUTING_TUNING.exploreShare,
       sampleHalfLifeMs: (file.routing?.sample_half_life_s ?? DEFAULT_ROUTING_TUNING.sampleHalfLifeMs / 1000) * 1000,

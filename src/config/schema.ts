@@ -143,6 +143,17 @@ export const FileConfigSchema = Type.Object(
     playground_key_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
     /** How long the route that served a Responses ID is remembered for `previous_response_id` follow-ups, in hours (default 720: 30 days). */
     response_route_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
+    /** Responses the gateway keeps for previous_response_id, GET and DELETE /v1/responses/{id} (docs/configuration.md). */
+    responses: Type.Optional(
+      Type.Object(
+        {
+          store: Type.Optional(Type.Boolean()),
+          store_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
+          store_max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** The largest request body accepted, in MB (1 MB = 1,048,576 bytes): inference routes, management routes. */
     max_request_body_mb: Type.Optional(
       Type.Object(

@@ -9,6 +9,7 @@ import type { Logger } from "../platform/logger";
 import type { ApiError } from "../http/errors";
 import type { AbortSweeper } from "../platform/abort-sweeper";
 import type { ResponseRouteMemory } from "./responses/route-memory";
+import type { ResponseStore } from "./responses/store/store";
 import type { StickyStore } from "./sticky/store";
 import type { StickyState } from "./sticky/route";
 
@@ -84,6 +85,8 @@ export interface InferenceDeps {
   keepAliveMs: number;
   /** Which route served each stored response, for its follow-ups (previous_response_id). */
   responseRoutes: ResponseRouteMemory;
+  /** The Responses the gateway keeps (previous_response_id on any route); absent when `responses.store` is false. */
+  responseStore?: ResponseStore;
   /** Which route holds each conversation's prompt cache (sticky routing); absent when `routing.sticky_ttl_s` is 0. */
   sticky?: StickyStore;
   /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
