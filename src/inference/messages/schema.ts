@@ -62,8 +62,10 @@ export const ContentBlock = Type.Union([
   RedactedThinkingBlock,
 ]);
 
+// A `system` turn inside `messages` (Claude Code sends them to newer models) is an instruction at that
+// point of the conversation: its text blocks stay a system message there.
 export const MessageParam = Type.Object({
-  role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
+  role: Type.Union([Type.Literal("user"), Type.Literal("assistant"), Type.Literal("system")]),
   content: Type.Union([Type.String(), Type.Array(ContentBlock)]),
 });
 

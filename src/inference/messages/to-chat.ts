@@ -137,10 +137,22 @@ function assistantTurn(blocks: MessagesContentBlock[]): ChatMessage {
   return message;
 }
 
+/** A system turn inside `messages`: its text, where it stands (other blocks have no place in a system message). */
+function systemTurn(blocks: MessagesContentBlock[], where: string, warnings: Warning[]): ChatMessage[] {
+  const texts: Block<"text">[] = [];
+  blocks.forEach((block, i) => {
+    if (block.type === "text") texts.push(block);
+    else warnings.push(unsupported(`${where}.content[${i}]`, `A system turn carries text only; the ${block.type} block was dropped.`));
+  });
+  const message = systemMessage(texts);
+  return message ? [message] : [];
+}
+
 function messagesToChatMessages(messages: MessagesMessage[], warnings: Warning[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   messages.forEach((m, i) => {
     if (typeof m.content === "string") out.push({ role: m.role, content: m.content });
+    else if (m.role === "system") out.push(...systemTurn(m.content, `messages[${i}]`, warnings));
     else if (m.role === "assistant") out.push(assistantTurn(m.content));
     else out.push(...userTurn(m.content, `messages[${i}]`, warnings));
   });

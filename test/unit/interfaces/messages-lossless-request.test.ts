@@ -199,6 +199,34 @@ describe("messages request: cache_control survives", () => {
 });
 
 describe("messages request: the rest, and what is dropped", () => {
+  test("a system turn inside messages stays a system message where it stands; its non-text blocks warn", () => {
+    const { request, warnings } = translate({
+      system: "Top.",
+      messages: [
+        user,
+        { role: "assistant", content: "ok" },
+        { role: "system", content: "Mid-conversation rule." },
+        {
+          role: "system",
+          content: [
+            { type: "text", text: "Reminder.", cache_control: { type: "ephemeral" } },
+            { type: "image", source: { type: "url", url: "https://example.test/a.png" } },
+          ],
+        },
+        { role: "user", content: "Go on." },
+      ],
+    });
+    expect(request.messages.map((m) => [m.role, m.content])).toEqual([
+      ["system", "Top."],
+      ["user", "Weather?"],
+      ["assistant", "ok"],
+      ["system", "Mid-conversation rule."],
+      ["system", [{ type: "text", text: "Reminder.", cache_control: { type: "ephemeral" } }]],
+      ["user", "Go on."],
+    ]);
+    expect(warnings.map((w) => w.code)).toEqual(["messages[3].content[1]"]);
+  });
+
   test("a document asking for citations is sent without them, with a warning", () => {
     const { request, warnings } = translate({
       messages: [
