@@ -3,6 +3,7 @@
 // (OpenAI's "easy input message", CONTRACT §6). `gateway` is validated by the pipeline.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { firstFieldError, type FieldError } from "./validation-error";
+import { statefulFieldError } from "./stateful";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -159,10 +160,6 @@ export type ResponsesRequest = Static<typeof ResponsesRequest>;
 export type ResponsesInputItem = Static<typeof InputItem>;
 export type ResponsesContentPart = Static<typeof ContentPart>;
 
-// Fields whose meaning needs server-side state we do not keep; silently ignoring them would
-// answer a different question than the one asked.
-const STATEFUL_FIELDS = ["previous_response_id", "conversation", "prompt"] as const;
-
 /** An item_reference names an item by id, which only stored state can resolve: refused, naming the item. */
 function itemReferenceError(body: ResponsesRequest): FieldError | null {
   if (!Array.isArray(body.input)) return null;
@@ -180,17 +177,7 @@ export type ParsedResponsesRequest = { ok: true; body: ResponsesRequest } | { ok
 export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
   const error = firstFieldError(ResponsesRequest, body) ?? itemReferenceError(body as ResponsesRequest);
   if (error) return { ok: false, error };
-  const record = body as Record<string, unknown>;
-  for (const field of STATEFUL_FIELDS) {
-    if (record[field] !== undefined && record[field] !== null) {
-      return {
-        ok: false,
-        error: {
-          param: field,
-          message: `'${field}' is not supported: this gateway keeps no response state; send the whole conversation in 'input'.`,
-        },
-      };
-    }
-  }
+  const stateful = statefulFieldError(body as Record<string, unknown>);
+  if (stateful) return { ok: false, error: stateful };
   return { ok: true, body: body as ResponsesRequest };
 }
