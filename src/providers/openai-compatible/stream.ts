@@ -11,8 +11,12 @@ import { openAIFinishReason } from "./response";
 import { PlainDeltaReader } from "./plain-delta";
 import { openAIErrorMessage, openAIUsage, type OpenAIChoiceWire, type OpenAIResponseWire } from "./wire";
 
-export function openAIStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
-  return new OpenAIStream(target);
+/**
+ * `asSent`: a chat client's own stream (native.ts) keeps each delta's unnamed fields exactly as they came;
+ * a translated one also gets DeepSeek's reasoning text as a reasoning fragment (withReasoningFragment).
+ */
+export function openAIStreamTransformer(target: UpstreamTarget, asSent = false): Transformer<SseEvent, StreamEvent> & PlainChoiceReader {
+  return new OpenAIStream(target, asSent);
 }
 
 // A class, not an object of closures: a stream makes one, and its methods are shared (bench/NOTES.md,
@@ -26,7 +30,10 @@ class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceRea
   private failed = false;
   private readonly plainDeltas = new PlainDeltaReader();
 
-  constructor(private readonly target: UpstreamTarget) {}
+  constructor(
+    private readonly target: UpstreamTarget,
+    private readonly asSent: boolean,
+  ) {}
 
   // The pass-through (PlainChoiceReader): only where transform would read the event as a plain delta.
   plainChoice(bytes: Uint8Array, start: number, end: number): number {
@@ -58,6 +65,7 @@ class OpenAIStream implements Transformer<SseEvent, StreamEvent>, PlainChoiceRea
     if (usage) this.usage = openAIUsage(usage);
     for (const choice of wire.choices ?? []) {
       const delta = toDelta(choice);
+      if (delta.extra && !this.asSent) withReasoningFragment(delta.extra);
       const finishReason = openAIFinishReason(choice.finish_reason);
       if (isEmptyDelta(delta) && finishReason === null && choice.logprobs == null) continue;
       const out: DeltaEvent = {
@@ -98,7 +106,6 @@ function toDelta(choice: OpenAIChoiceWire): ChunkDelta {
     if (NAMED_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;
     (delta.extra ??= {})[key] = value;
   }
-  if (delta.extra) withReasoningFragment(delta.extra);
   if (wire.role === "assistant") delta.role = "assistant";
   if (wire.content !== undefined) delta.content = wire.content;
   if (wire.refusal !== undefined && wire.refusal !== null) delta.refusal = wire.refusal;
@@ -139,6 +146,6 @@ function midStreamError(wire: OpenAIResponseWire, credential: string | null) {
 }
 
 /** The same transformer as a TransformStream (for pipeThrough). */
-export function openAIStreamTranslator(target: UpstreamTarget): TransformStream<SseEvent, StreamEvent> {
-  return new TransformStream(openAIStreamTransformer(target));
+export function openAIStreamTranslator(target: UpstreamTarget, asSent = false): TransformStream<SseEvent, StreamEvent> {
+  return new TransformStream(openAIStreamTransformer(target, asSent));
 }

@@ -8,7 +8,7 @@ import type { ChatVendorTarget } from "../../../src/providers/openai-compatible/
 import { BUILTIN_PROVIDERS } from "../../../src/catalog/providers";
 import { providerFromConfig } from "../../../src/catalog/config-entries";
 import type { ChatMessage, ChatRequest, StreamEvent } from "../../../src/providers/types";
-import { runStream, target } from "./stream-harness";
+import { bytesStream, collect, runStream, target } from "./stream-harness";
 
 const T = target("openai");
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -97,6 +97,15 @@ describe("openai-compatible lossless: streams", () => {
       reasoning_details: [{ type: "reasoning.text", format: "unknown", index: 0, text: "Hm" }],
     });
     expect(deltas(events)[2].delta.extra).toEqual({ reasoning: "Hm", reasoning_details: sent });
+  });
+
+  test("a chat client's own stream (the native adapter) keeps the delta's fields exactly as they came", async () => {
+    const events = await collect(
+      bytesStream([chunk({ role: "assistant", content: "" }), chunk({ reasoning_content: "Hm" }), "data: [DONE]\n\n"]).pipeThrough(
+        openAIChatNativeAdapter.streamTransform(T),
+      ),
+    );
+    expect(deltas(events)[1].delta).toEqual({ extra: { reasoning_content: "Hm" } });
   });
 
   test("annotations in a delta travel in extra", async () => {
