@@ -111,6 +111,11 @@ export const MessagesRequest = Type.Object({
       ),
     }),
   ),
+  // Features Anthropic's servers run (context editing, MCP connectors, code-execution containers):
+  // passed through to Anthropic routes, dropped with a warning elsewhere.
+  context_management: Type.Optional(Type.Unknown()),
+  mcp_servers: Type.Optional(Type.Unknown()),
+  container: Type.Optional(Type.Unknown()),
   gateway: Type.Optional(Type.Unknown()),
   extensions: Type.Optional(Type.Unknown()),
 });

@@ -218,6 +218,9 @@ function applyThinking(body: MessagesRequest, request: ChatRequest): void {
   else if (thinking === undefined && effort !== undefined) request.reasoning_effort = ADAPTIVE_EFFORT[effort];
 }
 
+/** Body fields only Anthropic's servers act on. */
+const SERVER_FEATURES = ["context_management", "mcp_servers", "container"] as const;
+
 /** Translates a validated Messages body. `model` is "" when `gateway.models[]` replaces it. */
 export function messagesToChat(body: MessagesRequest): MessagesTranslation {
   const warnings: Warning[] = [];
@@ -240,6 +243,11 @@ export function messagesToChat(body: MessagesRequest): MessagesTranslation {
   if (body.top_k !== undefined) request.top_k = body.top_k;
   if (body.metadata?.user_id) request.user = body.metadata.user_id;
   applyThinking(body, request);
+  for (const field of SERVER_FEATURES) {
+    if (body[field] !== undefined && body[field] !== null) {
+      warnings.push(unsupported(field, `'${field}' is run by Anthropic's servers; it was dropped for this route.`));
+    }
+  }
   const format = body.output_config?.format;
   if (format) request.response_format = { type: "json_schema", json_schema: { name: "output", schema: format.schema, strict: true } };
   return { request, warnings };

@@ -254,6 +254,17 @@ describe("messages request: the rest, and what is dropped", () => {
     expect(warnings.map((w) => w.code)).toEqual(["tools[1]", "tool_choice"]);
   });
 
+  test("context_management, mcp_servers and container (run by Anthropic's servers) are dropped with a warning each", () => {
+    const { request, warnings } = translate({
+      messages: [user],
+      context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] },
+      mcp_servers: [{ type: "url", url: "https://mcp.example", name: "m" }],
+      container: "container_1",
+    });
+    expect(warnings.map((w) => w.code)).toEqual(["context_management", "mcp_servers", "container"]);
+    expect(Object.keys(request)).not.toContain("context_management");
+  });
+
   test("server tools of every kind are dropped with a warning each", () => {
     const { request, warnings } = translate({
       messages: [user],
