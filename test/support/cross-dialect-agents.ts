@@ -1,13 +1,19 @@
 // The real agents on a route that does not speak their dialect (issue 55): a gateway whose only route
 // for the agent's model is on another wire, and the turns a mock upstream answers with in that wire's
 // own shapes (a tool call, with the provider's reasoning state, then a final text once the result is back).
-import { codexEvents, type AgentRun } from "./agent-clis";
+import { afterAll, afterEach, beforeAll } from "bun:test";
+import { agentHome, codexEvents, createAgentKey, type AgentHome, type AgentRun } from "./agent-clis";
 import { gatewayConfig } from "./gateway";
-import type { MockUpstream, RecordedRequest } from "./mock-upstream";
+import { startMockUpstream, type MockUpstream, type RecordedRequest } from "./mock-upstream";
 import { frameSse } from "./mock-upstream-wire";
+import { startServer, type InProcessServer } from "./server";
 
-/** The test gateway's providers by wire: alpha speaks OpenAI chat completions only, beta Anthropic Messages, gamma Gemini. */
-export type CrossProvider = "alpha" | "beta" | "gamma";
+/**
+ * The test gateway's providers by wire: alpha speaks OpenAI chat completions only, beta Anthropic
+ * Messages, gamma Gemini; deepseek is the built-in DeepSeek row at the mock (chat completions that want
+ * the earlier turns' reasoning back as reasoning_content).
+ */
+export type CrossProvider = "alpha" | "beta" | "gamma" | "deepseek";
 
 /**
  * A gateway config whose catalog holds one model, asked for by the agents' own ids (aliases: the CLIs
@@ -27,9 +33,58 @@ export function crossDialectConfig(mock: MockUpstream, o: { aliases: string[]; p
   const config = gatewayConfig(mock, {
     models: { "cross/agent-model": { aliases: o.aliases, capabilities, routes: [route] } },
   }) as { providers: Record<string, Record<string, unknown>> };
+  if (o.provider === "deepseek")
+    config.providers.deepseek = {
+      adapter: "openai",
+      base_url: mock.baseUrl("openai", "deepseek"),
+      api_key: "sk-deepseek-platform-0123456789",
+    };
   // An agent's prompt is tens of kilobytes and its first turn is not quick to build on a loaded machine.
   Object.assign(config.providers[o.provider]!, { timeout_ms: 20_000, first_byte_timeout_ms: 15_000, idle_timeout_ms: 10_000 });
   return config;
+}
+
+export interface CrossDialectGateway {
+  mock: MockUpstream;
+  s: InProcessServer;
+  /** A workspace key for the agent. */
+  key: string;
+  /** Where the agent is pointed: the gateway, through a recorder of what the agent sends. */
+  proxy: RecordingProxy;
+  /** A throwaway HOME for this test, removed after it. */
+  home(prefix: string): AgentHome;
+}
+
+/**
+ * Registers, in the calling describe block, a mock upstream, a gateway on crossDialectConfig, a key
+ * and a recording proxy for the block's tests; each test's recordings, scripts and HOME are its own.
+ */
+export function useCrossDialectGateway(o: Parameters<typeof crossDialectConfig>[1]): CrossDialectGateway {
+  let current: AgentHome | undefined;
+  const g = {
+    home(prefix: string) {
+      current = agentHome(prefix);
+      return current;
+    },
+  } as CrossDialectGateway;
+  beforeAll(async () => {
+    g.mock = await startMockUpstream();
+    g.s = await startServer({ configFile: crossDialectConfig(g.mock, o) });
+    g.key = await createAgentKey(g.s, `agent-on-${o.provider}`);
+    g.proxy = startRecordingProxy(g.s.url);
+  });
+  afterEach(() => {
+    g.mock.reset();
+    g.proxy.requests.length = 0;
+    current?.cleanup();
+    current = undefined;
+  });
+  afterAll(async () => {
+    await g.proxy?.stop();
+    await g.s?.stop();
+    await g.mock?.stop();
+  });
+  return g;
 }
 
 export interface ToolCallTurn {
@@ -40,8 +95,8 @@ export interface ToolCallTurn {
   model: string;
 }
 
-/** OpenAI chat completions: one streamed tool call, finish_reason tool_calls, usage, [DONE]. */
-export function chatToolCallEvents(t: ToolCallTurn & { id: string }): string[] {
+/** OpenAI chat completions: DeepSeek's reasoning_content when given, one streamed tool call, finish_reason tool_calls, usage, [DONE]. */
+export function chatToolCallEvents(t: ToolCallTurn & { id: string; reasoning?: string }): string[] {
   const base = { id: "chatcmpl-crossdialect0001", object: "chat.completion.chunk", created: 1750000000, model: t.model };
   const chunk = (delta: object, finish: string | null = null) => ({
     ...base,
@@ -51,6 +106,7 @@ export function chatToolCallEvents(t: ToolCallTurn & { id: string }): string[] {
   const half = Math.floor(args.length / 2);
   const payloads: (object | string)[] = [
     chunk({ role: "assistant", content: null, refusal: null }),
+    ...(t.reasoning === undefined ? [] : [chunk({ reasoning_content: t.reasoning })]),
     chunk({ tool_calls: [{ index: 0, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] }),
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }),
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }),

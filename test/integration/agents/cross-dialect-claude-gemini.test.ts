@@ -3,23 +3,21 @@
 // calls the agent's Read tool (a functionCall with its own thoughtSignature); Claude Code must run it and
 // send the result back, which reaches Gemini as a functionResponse, with both signatures where Gemini
 // put them: Gemini refuses a function call turn whose signature is missing.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentHome, agentsMissing, createAgentKey, runClaude, type AgentHome } from "../../support/agent-clis";
+import { agentsMissing, runClaude } from "../../support/agent-clis";
 import {
   carriesToolResult,
   CLAUDE_OK,
   claudeOutcome,
   claudeResult,
-  crossDialectConfig,
-  startRecordingProxy,
   type RecordingProxy,
   geminiToolCallEvents,
   upstreamCalls,
+  useCrossDialectGateway,
 } from "../../support/cross-dialect-agents";
-import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../../support/mock-upstream";
-import { startServer, type InProcessServer } from "../../support/server";
+import type { RecordedRequest } from "../../support/mock-upstream";
 
 const missing = agentsMissing();
 if (missing) console.warn(`Claude Code cross-dialect agent tests skipped: ${missing}`);
@@ -61,31 +59,11 @@ function clientFollowUp(proxy: RecordingProxy) {
 }
 
 describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
-  let mock: MockUpstream;
-  let s: InProcessServer;
-  let key: string;
-  let home: AgentHome;
-  let proxy: RecordingProxy;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    s = await startServer({ configFile: crossDialectConfig(mock, { aliases: [MODEL], provider: "gamma", upstreamId: UPSTREAM }) });
-    key = await createAgentKey(s, "claude-code-gemini");
-    proxy = startRecordingProxy(s.url);
-  });
-  afterEach(() => {
-    mock.reset();
-    proxy.requests.length = 0;
-    home?.cleanup();
-  });
-  afterAll(async () => {
-    await proxy?.stop();
-    await s?.stop();
-    await mock?.stop();
-  });
+  const g = useCrossDialectGateway({ aliases: [MODEL], provider: "gamma", upstreamId: UPSTREAM });
 
   /** Claude Code asked about a file only a Read that really ran can quote; the upstream requests of the run. */
   async function readThroughGemini(prefix: string) {
-    home = agentHome(prefix);
+    const home = g.home(prefix);
     const secret = `launch code ${crypto.randomUUID()}`;
     const notes = join(home.cwd, "notes.txt");
     writeFileSync(notes, `${secret}\n`);
@@ -98,18 +76,18 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
       callSignature: CALL_SIGNATURE,
     });
     const gamma = (r: RecordedRequest) => r.provider === "gamma" && r.route === "chat";
-    mock.setScript((r) => gamma(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
-    mock.setScript((r) => gamma(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
+    g.mock.setScript((r) => gamma(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
+    g.mock.setScript((r) => gamma(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
 
     const args = ["--session-id", crypto.randomUUID(), "--no-session-persistence", "--max-turns", "3", "--allowedTools", "Read"];
     const run = await runClaude(home, {
-      baseUrl: proxy.url,
-      apiKey: key,
+      baseUrl: g.proxy.url,
+      apiKey: g.key,
       model: MODEL,
       prompt: "What do the notes in notes.txt say?",
       args,
     });
-    return { run, secret, notes, calls: upstreamCalls(mock, "gamma") };
+    return { run, secret, notes, calls: upstreamCalls(g.mock, "gamma") };
   }
 
   test("the upstream's functionCall runs Claude Code's Read tool, and its result goes back as a functionResponse for that call", async () => {
@@ -122,7 +100,7 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
       expect(c.search).toContain("alt=sse");
     }
     // Claude Code answered the tool_use id the gateway gave Gemini's call.
-    const client = clientFollowUp(proxy);
+    const client = clientFollowUp(g.proxy);
     expect(client.count).toBe(2);
     const use = client.assistant.find((b) => b.type === "tool_use");
     expect(use?.id).toEqual(expect.any(String));
@@ -152,7 +130,7 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
     expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
     expect(claudeResult(run)).toBe(ANSWER);
     // Claude Code got Gemini's reasoning as one thinking block (signature: the carried entries) and sent it back before its call.
-    const client = clientFollowUp(proxy);
+    const client = clientFollowUp(g.proxy);
     expect(client.assistant.map((b) => b.type)).toEqual(["thinking", "tool_use"]);
     expect(client.assistant[0]!.signature).toEqual(expect.stringMatching(/.+/));
 

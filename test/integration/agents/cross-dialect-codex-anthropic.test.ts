@@ -3,31 +3,20 @@
 // Codex must run the command and send its output back, which reaches Anthropic as a tool_result for
 // that tool_use id, after the same thinking block: Anthropic refuses a tool-use turn with thinking on
 // whose thinking block is missing or altered.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  agentHome,
-  agentsMissing,
-  codexEvents,
-  CODEX_MODEL,
-  createAgentKey,
-  runCodex,
-  type AgentHome,
-  type AgentRun,
-} from "../../support/agent-clis";
+import { agentsMissing, codexEvents, CODEX_MODEL, runCodex, type AgentRun } from "../../support/agent-clis";
 import {
   anthropicToolUseEvents,
   carriesToolResult,
   CODEX_OK,
   codexOutcome,
-  crossDialectConfig,
-  startRecordingProxy,
   type RecordingProxy,
   upstreamCalls,
+  useCrossDialectGateway,
 } from "../../support/cross-dialect-agents";
-import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../../support/mock-upstream";
-import { startServer, type InProcessServer } from "../../support/server";
+import type { RecordedRequest } from "../../support/mock-upstream";
 
 const missing = agentsMissing();
 if (missing) console.warn(`Codex cross-dialect agent tests skipped: ${missing}`);
@@ -60,31 +49,11 @@ const blocks = (content: string | Block[]): Block[] => (typeof content === "stri
 const answer = (run: AgentRun) => codexEvents(run.stdout).findLast((e) => e.item?.type === "agent_message")?.item?.text;
 
 describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
-  let mock: MockUpstream;
-  let s: InProcessServer;
-  let key: string;
-  let home: AgentHome;
-  let proxy: RecordingProxy;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    s = await startServer({ configFile: crossDialectConfig(mock, { aliases: [CODEX_MODEL], provider: "beta", upstreamId: UPSTREAM }) });
-    key = await createAgentKey(s, "codex-anthropic");
-    proxy = startRecordingProxy(s.url);
-  });
-  afterEach(() => {
-    mock.reset();
-    proxy.requests.length = 0;
-    home?.cleanup();
-  });
-  afterAll(async () => {
-    await proxy?.stop();
-    await s?.stop();
-    await mock?.stop();
-  });
+  const g = useCrossDialectGateway({ aliases: [CODEX_MODEL], provider: "beta", upstreamId: UPSTREAM });
 
   /** Codex asked about a file only a command that really ran can quote; the upstream requests of the run. */
   async function catThroughAnthropic(prefix: string) {
-    home = agentHome(prefix);
+    const home = g.home(prefix);
     const secret = `launch code ${crypto.randomUUID()}`;
     writeFileSync(join(home.cwd, "notes.txt"), `${secret}\n`);
     const turn1 = anthropicToolUseEvents({
@@ -96,16 +65,16 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
       signature: SIGNATURE,
     });
     const beta = (r: RecordedRequest) => r.provider === "beta" && r.route === "chat";
-    mock.setScript((r) => beta(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
-    mock.setScript((r) => beta(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
+    g.mock.setScript((r) => beta(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
+    g.mock.setScript((r) => beta(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
     const run = await runCodex(home, {
-      baseUrl: `${proxy.url}/v1`,
-      apiKey: key,
+      baseUrl: `${g.proxy.url}/v1`,
+      apiKey: g.key,
       model: CODEX_MODEL,
       prompt: "What do the notes in notes.txt say?",
       args: ["--ephemeral"],
     });
-    return { run, secret, calls: upstreamCalls(mock, "beta") };
+    return { run, secret, calls: upstreamCalls(g.mock, "beta") };
   }
 
   test("the upstream's tool_use runs Codex's exec_command, and the command's output goes back as the tool_result for that id", async () => {
@@ -114,7 +83,7 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
     expect(answer(run)).toBe(ANSWER);
     expect(calls).toHaveLength(2);
     // Codex answered the call id it was given (the tool_use id, through the Responses dialect).
-    const client = clientFollowUp(proxy);
+    const client = clientFollowUp(g.proxy);
     expect(client.find((i) => i.type === "function_call")?.call_id).toBe(TOOL_USE_ID);
     expect(client.find((i) => i.type === "function_call_output")?.call_id).toBe(TOOL_USE_ID);
 
@@ -142,7 +111,7 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
     expect(codexOutcome(run)).toEqual(CODEX_OK);
     expect(answer(run)).toBe(ANSWER);
     // Codex got the thinking as a reasoning item (encrypted_content: the carried block) and sent it back before its call.
-    const client = clientFollowUp(proxy);
+    const client = clientFollowUp(g.proxy);
     const reasoning = client.findIndex((i) => i.type === "reasoning");
     expect(client[reasoning]?.encrypted_content).toEqual(expect.stringMatching(/.+/));
     expect(reasoning).toBeLessThan(client.findIndex((i) => i.type === "function_call"));
