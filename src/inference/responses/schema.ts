@@ -39,10 +39,12 @@ export const FunctionCallItem = Type.Object({
   arguments: Type.String(),
   id: Type.Optional(Type.String()),
 });
+// A tool's result: text, or input parts (only text is carried, to-chat.ts).
+const ToolOutput = Type.Union([Type.String(), Type.Array(Type.Union([InputText, InputImage, InputFile]))]);
 export const FunctionCallOutputItem = Type.Object({
   type: Type.Literal("function_call_output"),
   call_id: Type.String(),
-  output: Type.Union([Type.String(), Type.Array(Type.Union([InputText, InputImage, InputFile]))]),
+  output: ToolOutput,
 });
 // Earlier outputs' reasoning, sent back: the provider's state for the turn (reasoning-items.ts).
 export const ReasoningItem = Type.Object({
@@ -66,7 +68,7 @@ export const CustomToolCallItem = Type.Object({
 export const CustomToolCallOutputItem = Type.Object({
   type: Type.Literal("custom_tool_call_output"),
   call_id: Type.String(),
-  output: Type.Union([Type.String(), Type.Array(Type.Union([InputText, InputImage, InputFile]))]),
+  output: ToolOutput,
 });
 // An item by id needs stored items: refused with a clear message (parseResponsesRequest).
 export const ItemReference = Type.Object({ type: Type.Literal("item_reference"), id: Type.String() });

@@ -29,16 +29,20 @@ const final = (events: SseEvent[]) => events[events.length - 1]!.data.response a
 const of = (events: SseEvent[], type: string) => events.filter((e) => e.event === type).map((e) => e.data);
 const types = (events: SseEvent[]) => events.map((e) => e.event).slice(2, -1);
 
+/** The events of one summary part streamed in `deltas` pieces. */
+const summaryPart = (deltas: number) => [
+  "response.reasoning_summary_part.added",
+  ...Array<string>(deltas).fill("response.reasoning_summary_text.delta"),
+  "response.reasoning_summary_text.done",
+  "response.reasoning_summary_part.done",
+];
+
 describe("responses stream: reasoning items", () => {
   test("Anthropic thinking streams as one carried item's summary, closed before the message, with the token at done", async () => {
     const events = await run(anthropicReasoningEvents);
     expect(types(events)).toEqual([
       "response.output_item.added",
-      "response.reasoning_summary_part.added",
-      "response.reasoning_summary_text.delta",
-      "response.reasoning_summary_text.delta",
-      "response.reasoning_summary_text.done",
-      "response.reasoning_summary_part.done",
+      ...summaryPart(2),
       "response.output_item.done",
       "response.output_item.added",
       "response.content_part.added",
@@ -108,15 +112,8 @@ describe("responses stream: reasoning items", () => {
     const events = await run(responsesReasoningEvents, echoEncrypted);
     expect(types(events).slice(0, 17)).toEqual([
       "response.output_item.added",
-      "response.reasoning_summary_part.added",
-      "response.reasoning_summary_text.delta",
-      "response.reasoning_summary_text.delta",
-      "response.reasoning_summary_text.done",
-      "response.reasoning_summary_part.done",
-      "response.reasoning_summary_part.added",
-      "response.reasoning_summary_text.delta",
-      "response.reasoning_summary_text.done",
-      "response.reasoning_summary_part.done",
+      ...summaryPart(2),
+      ...summaryPart(1),
       "response.output_item.done",
       "response.output_item.added",
       "response.content_part.added",
