@@ -8,6 +8,7 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** A prompt-cache breakpoint ({type: "ephemeral", ttl?}); kept for the Anthropic wire (issue 55, convention 7). */
 export const CacheControl = Type.Object({ type: Type.String(), ttl: Type.Optional(Type.String()) });
+export type CacheControl = Static<typeof CacheControl>;
 const cacheControl = Type.Optional(CacheControl);
 
 export const TextBlock = Type.Object({ type: Type.Literal("text"), text: Type.String(), cache_control: cacheControl });

@@ -1,6 +1,7 @@
 // /v1/messages request → the internal chat request. Pure: what cannot be carried is dropped and
-// reported as a warning (CONTRACT §2), for the pipeline to add to routing_metadata.warnings.
-import type { Static } from "@sinclair/typebox";
+// reported as a warning (CONTRACT §2), for the pipeline to add to routing_metadata.warnings. Thinking
+// blocks become the assistant turn's reasoning_details and cache breakpoints stay on the parts, tool
+// messages and tools that carry them (issue 55), for the wires that can send them back.
 import type { ReasoningDetail } from "../../providers/reasoning";
 import {
   HINTS,
@@ -12,7 +13,7 @@ import {
   type Warning,
 } from "../../providers/types";
 import { thinkingEntries } from "./reasoning-blocks";
-import type { CacheControl as CacheControlSchema, MessagesContentBlock, MessagesMessage, MessagesRequest } from "./schema";
+import type { CacheControl, MessagesContentBlock, MessagesMessage, MessagesRequest } from "./schema";
 
 export interface MessagesTranslation {
   request: ChatRequest;
@@ -22,7 +23,6 @@ export interface MessagesTranslation {
 const unsupported = (code: string, message: string): Warning => ({ type: "unsupported_parameter", code, message });
 
 type Block<T extends string> = Extract<MessagesContentBlock, { type: T }>;
-type CacheControl = Static<typeof CacheControlSchema>;
 
 /** A part or message with the block's cache breakpoint, when it has one (convention 7). */
 function marked<T extends object>(target: T, cacheControl: CacheControl | undefined): T {
