@@ -50,6 +50,8 @@ interface ResponsesStreamState {
   /** Content characters sent so far, and where each output_text part (`item:content_index`) began in them. */
   contentLength: number;
   partStart: Map<string, number>;
+  /** The part the last text event belonged to. */
+  part: { item: unknown; index: unknown; start: number } | null;
 }
 
 export function responsesStreamTransformer(target: UpstreamTarget): Transformer<SseEvent, StreamEvent> {
@@ -68,6 +70,7 @@ export function responsesStreamTransformer(target: UpstreamTarget): Transformer<
     reasoning: new ReasoningStream(),
     contentLength: 0,
     partStart: new Map(),
+    part: null,
   };
   return {
     start() {},
@@ -157,9 +160,14 @@ function translateEvent(state: ResponsesStreamState, type: string | undefined, d
 
 /** Where an output_text part began in the message's content (the first time it is seen: now). */
 function partStart(state: ResponsesStreamState, data: Record<string, unknown>): number {
-  const key = `${String(data.item_id ?? data.output_index)}:${String(data.content_index ?? 0)}`;
+  const item = data.item_id ?? data.output_index;
+  const part = state.part;
+  // Most events belong to the part before them: no key is built for those.
+  if (part !== null && part.item === item && part.index === data.content_index) return part.start;
+  const key = `${String(item)}:${String(data.content_index ?? 0)}`;
   let start = state.partStart.get(key);
   if (start === undefined) state.partStart.set(key, (start = state.contentLength));
+  state.part = { item, index: data.content_index, start };
   return start;
 }
 
