@@ -4,8 +4,6 @@ import { SCOPES } from "../../../src/auth/scopes";
 import type { InProcessServer } from "../../support/server";
 import { eventually } from "../../support/spawn";
 
-export const ALL_SCOPES_FOR_TEST = SCOPES;
-
 /** True once the store holds the response (it is queued after the answer is written). */
 export function keptBy(s: InProcessServer, workspaceId: string, id: string): Promise<boolean> {
   return eventually(async () => (await s.deps.responseStore!.find(workspaceId, id, Date.now())) !== null, 3_000, 5);

@@ -6,8 +6,7 @@ import { testDatabaseKinds } from "../../support/databases";
 import { startMockUpstream, type MockUpstream } from "../../support/mock-upstream";
 import { gatewayConfig } from "../../support/gateway";
 import { startServer, type InProcessServer } from "../../support/server";
-import { eventually } from "../../support/spawn";
-import { ALL_SCOPES_FOR_TEST, keptBy, otherWorkspaceKey, parseSse, texts } from "./responses-store-support";
+import { keptBy, otherWorkspaceKey, parseSse, texts } from "./responses-store-support";
 
 const kinds = await testDatabaseKinds();
 
@@ -184,6 +183,15 @@ for (const kind of kinds) {
       expect((await get(`/v1/responses/${first.json.id}`, { key: null as unknown as string })).status).toBe(401);
     });
 
+    test("the routes are in the OpenAPI document and take the inference rate class (the API key's bucket)", async () => {
+      const spec = (await (await s.fetch("/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+      expect(Object.keys(spec.paths["/v1/responses/{response_id}"] ?? {}).sort()).toEqual(["delete", "get"]);
+      expect(Object.keys(spec.paths["/v1/responses/{response_id}/input_items"] ?? {})).toEqual(["get"]);
+      const r = await s.fetch("/v1/responses/resp_none");
+      expect(r.status).toBe(404);
+      expect(r.headers.get("x-ratelimit-limit-requests")).toBe("1000000");
+    });
+
     test("kept rows reach the database (the write-behind queue flushes), and expired ones are neither found nor kept by the sweep", async () => {
       const first = await post({ model: "acme/openai-only", input: "to the database" });
       expect(await kept(first.json.id)).toBe(true);
@@ -203,5 +211,3 @@ for (const kind of kinds) {
     });
   });
 }
-
-void ALL_SCOPES_FOR_TEST;
