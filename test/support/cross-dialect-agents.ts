@@ -2,7 +2,9 @@
 // for the agent's model is on another wire, and the turns a mock upstream answers with in that wire's
 // own shapes (a tool call, with the provider's reasoning state, then a final text once the result is back).
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { agentHome, codexEvents, createAgentKey, type AgentHome, type AgentRun } from "./agent-clis";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentHome, codexEvents, createAgentKey, runClaude, type AgentHome, type AgentRun } from "./agent-clis";
 import { gatewayConfig } from "./gateway";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "./mock-upstream";
 import { frameSse } from "./mock-upstream-wire";
@@ -85,6 +87,30 @@ export function useCrossDialectGateway(o: Parameters<typeof crossDialectConfig>[
     await g.mock?.stop();
   });
   return g;
+}
+
+export const NOTES_PROMPT = "What do the notes in notes.txt say?";
+export const FINAL_ANSWER = "The notes hold the launch code.";
+
+/** notes.txt in the agent's folder, holding a secret made here: only a tool that really ran can quote it. */
+export function writeNotes(home: AgentHome): { secret: string; path: string } {
+  const secret = `launch code ${crypto.randomUUID()}`;
+  const path = join(home.cwd, "notes.txt");
+  writeFileSync(path, `${secret}\n`);
+  return { secret, path };
+}
+
+/** `provider` answers the agent's first turn with `turn1` (a tool call) and the turn that carries the tool's result with FINAL_ANSWER. */
+export function scriptToolTurns(mock: MockUpstream, provider: CrossProvider, turn1: string[]): void {
+  const chat = (r: RecordedRequest) => r.provider === provider && r.route === "chat";
+  mock.setScript((r) => chat(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
+  mock.setScript((r) => chat(r) && carriesToolResult(r), { kind: "reply", text: FINAL_ANSWER });
+}
+
+/** `claude -p NOTES_PROMPT` through the gateway's recorder, allowed the Read tool only, for up to three turns. */
+export function runClaudeOnNotes(g: CrossDialectGateway, home: AgentHome, model: string): Promise<AgentRun> {
+  const args = ["--session-id", crypto.randomUUID(), "--no-session-persistence", "--max-turns", "3", "--allowedTools", "Read"];
+  return runClaude(home, { baseUrl: g.proxy.url, apiKey: g.key, model, prompt: NOTES_PROMPT, args });
 }
 
 export interface ToolCallTurn {

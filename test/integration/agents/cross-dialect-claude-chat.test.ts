@@ -2,19 +2,20 @@
 // OpenAI chat completions. The upstream calls the agent's Read tool; Claude Code must run it, send its
 // result back (a chat `tool` message answering the call id the upstream minted), and show the answer.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { agentsMissing, runClaude } from "../../support/agent-clis";
+import { agentsMissing } from "../../support/agent-clis";
 import {
-  carriesToolResult,
   chatToolCallEvents,
   CLAUDE_OK,
   claudeOutcome,
   claudeResult,
+  FINAL_ANSWER,
+  runClaudeOnNotes,
+  scriptToolTurns,
   upstreamCalls,
   useCrossDialectGateway,
   type CrossDialectGateway,
   type CrossProvider,
+  writeNotes,
 } from "../../support/cross-dialect-agents";
 import type { RecordedRequest } from "../../support/mock-upstream";
 
@@ -23,7 +24,6 @@ if (missing) console.warn(`Claude Code cross-dialect agent tests skipped: ${miss
 
 const UPSTREAM = "gpt-cross-chat";
 const CALL_ID = "call_crossReadNotes0001";
-const ANSWER = "The notes hold the launch code.";
 
 type ChatMessage = {
   role: string;
@@ -58,19 +58,15 @@ const clientTurns = (b: unknown) => (b as { messages: { role: string; content: s
 /** Claude Code asked about a file only a Read that really ran can quote, on `provider`; what it and the upstream saw. */
 async function readThroughChat(g: CrossDialectGateway, provider: CrossProvider, model: string, reasoning?: string) {
   const home = g.home(`claude-code-${provider}`);
-  const secret = `launch code ${crypto.randomUUID()}`;
-  const notes = join(home.cwd, "notes.txt");
-  writeFileSync(notes, `${secret}\n`);
-  const turn1 = chatToolCallEvents({ id: CALL_ID, name: "Read", args: { file_path: notes }, model: UPSTREAM, reasoning });
-  const chat = (r: RecordedRequest) => r.provider === provider && r.route === "chat";
-  g.mock.setScript((r) => chat(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
-  g.mock.setScript((r) => chat(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
-
-  const args = ["--session-id", crypto.randomUUID(), "--no-session-persistence", "--max-turns", "3", "--allowedTools", "Read"];
-  const prompt = "What do the notes in notes.txt say?";
-  const run = await runClaude(home, { baseUrl: g.proxy.url, apiKey: g.key, model, prompt, args });
+  const notes = writeNotes(home);
+  scriptToolTurns(
+    g.mock,
+    provider,
+    chatToolCallEvents({ id: CALL_ID, name: "Read", args: { file_path: notes.path }, model: UPSTREAM, reasoning }),
+  );
+  const run = await runClaudeOnNotes(g, home, model);
   const sent = g.proxy.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body);
-  return { run, secret, sent, calls: upstreamCalls(g.mock, provider).map(body) };
+  return { run, secret: notes.secret, sent, calls: upstreamCalls(g.mock, provider).map(body) };
 }
 
 describe.skipIf(missing !== null)("Claude Code through an OpenAI chat-completions route", () => {
@@ -81,7 +77,7 @@ describe.skipIf(missing !== null)("Claude Code through an OpenAI chat-completion
     async (shape) => {
       const { run, secret, sent, calls } = await readThroughChat(g, "alpha", shape.model);
       expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
-      expect(claudeResult(run)).toBe(ANSWER);
+      expect(claudeResult(run)).toBe(FINAL_ANSWER);
       // Claude Code itself answered the call id it was given (the Messages side of the translation).
       expect(sent).toHaveLength(2);
       expect(JSON.stringify(sent[1])).toContain(`"tool_use_id":"${CALL_ID}"`);
@@ -122,7 +118,7 @@ describe.skipIf(missing !== null)("Claude Code through DeepSeek (chat completion
   test("the reasoning_content of the turn that called Read reaches Claude Code as thinking and goes back with the call", async () => {
     const { run, sent, calls } = await readThroughChat(g, "deepseek", "claude-sonnet-4-5", REASONING);
     expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
-    expect(claudeResult(run)).toBe(ANSWER);
+    expect(claudeResult(run)).toBe(FINAL_ANSWER);
     const back = clientTurns(sent[1]).find((m) => m.role === "assistant")!;
     expect((back.content as ClientBlock[]).map((b) => b.type)).toEqual(["thinking", "tool_use"]);
     expect((back.content as ClientBlock[])[0]!.thinking).toBe(REASONING);

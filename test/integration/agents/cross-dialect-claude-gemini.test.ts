@@ -4,18 +4,20 @@
 // send the result back, which reaches Gemini as a functionResponse, with both signatures where Gemini
 // put them: Gemini refuses a function call turn whose signature is missing.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { agentsMissing, runClaude } from "../../support/agent-clis";
+import { agentsMissing } from "../../support/agent-clis";
 import {
   carriesToolResult,
   CLAUDE_OK,
   claudeOutcome,
   claudeResult,
+  FINAL_ANSWER,
   type RecordingProxy,
   geminiToolCallEvents,
+  runClaudeOnNotes,
+  scriptToolTurns,
   upstreamCalls,
   useCrossDialectGateway,
+  writeNotes,
 } from "../../support/cross-dialect-agents";
 import type { RecordedRequest } from "../../support/mock-upstream";
 
@@ -24,7 +26,6 @@ if (missing) console.warn(`Claude Code cross-dialect agent tests skipped: ${miss
 
 const MODEL = "claude-sonnet-4-5";
 const UPSTREAM = "gemini-cross-pro";
-const ANSWER = "The notes hold the launch code.";
 const THOUGHT = "The user asks about notes.txt; I should read it before answering.";
 const THOUGHT_SIGNATURE = "CiQBcsjafThoughtSignatureOfTheThoughtPart0123456789abcdefABCDEF==";
 const CALL_SIGNATURE = "CikBcsjafFunctionCallSignature9876543210zyxwvuZYXWVUtsrqp+/0123==";
@@ -64,36 +65,24 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
   /** Claude Code asked about a file only a Read that really ran can quote; the upstream requests of the run. */
   async function readThroughGemini(prefix: string) {
     const home = g.home(prefix);
-    const secret = `launch code ${crypto.randomUUID()}`;
-    const notes = join(home.cwd, "notes.txt");
-    writeFileSync(notes, `${secret}\n`);
+    const notes = writeNotes(home);
     const turn1 = geminiToolCallEvents({
       name: "Read",
-      args: { file_path: notes },
+      args: { file_path: notes.path },
       model: UPSTREAM,
       thought: THOUGHT,
       thoughtSignature: THOUGHT_SIGNATURE,
       callSignature: CALL_SIGNATURE,
     });
-    const gamma = (r: RecordedRequest) => r.provider === "gamma" && r.route === "chat";
-    g.mock.setScript((r) => gamma(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
-    g.mock.setScript((r) => gamma(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
-
-    const args = ["--session-id", crypto.randomUUID(), "--no-session-persistence", "--max-turns", "3", "--allowedTools", "Read"];
-    const run = await runClaude(home, {
-      baseUrl: g.proxy.url,
-      apiKey: g.key,
-      model: MODEL,
-      prompt: "What do the notes in notes.txt say?",
-      args,
-    });
-    return { run, secret, notes, calls: upstreamCalls(g.mock, "gamma") };
+    scriptToolTurns(g.mock, "gamma", turn1);
+    const run = await runClaudeOnNotes(g, home, MODEL);
+    return { run, secret: notes.secret, notes: notes.path, calls: upstreamCalls(g.mock, "gamma") };
   }
 
   test("the upstream's functionCall runs Claude Code's Read tool, and its result goes back as a functionResponse for that call", async () => {
     const { run, secret, notes, calls } = await readThroughGemini("claude-code-gemini");
     expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
-    expect(claudeResult(run)).toBe(ANSWER);
+    expect(claudeResult(run)).toBe(FINAL_ANSWER);
     expect(calls).toHaveLength(2);
     for (const c of calls) {
       expect(c.path).toBe(`/v1beta/models/${UPSTREAM}:streamGenerateContent`);
@@ -128,7 +117,7 @@ describe.skipIf(missing !== null)("Claude Code through a Gemini route", () => {
   test("the thought part's and the functionCall's thoughtSignatures come back on the same parts of the model turn", async () => {
     const { run, calls } = await readThroughGemini("claude-code-gemini-signatures");
     expect(claudeOutcome(run)).toEqual(CLAUDE_OK);
-    expect(claudeResult(run)).toBe(ANSWER);
+    expect(claudeResult(run)).toBe(FINAL_ANSWER);
     // Claude Code got Gemini's reasoning as one thinking block (signature: the carried entries) and sent it back before its call.
     const client = clientFollowUp(g.proxy);
     expect(client.assistant.map((b) => b.type)).toEqual(["thinking", "tool_use"]);

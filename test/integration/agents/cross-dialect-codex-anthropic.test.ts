@@ -4,17 +4,19 @@
 // that tool_use id, after the same thinking block: Anthropic refuses a tool-use turn with thinking on
 // whose thinking block is missing or altered.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { agentsMissing, codexEvents, CODEX_MODEL, runCodex, type AgentRun } from "../../support/agent-clis";
 import {
   anthropicToolUseEvents,
   carriesToolResult,
   CODEX_OK,
   codexOutcome,
+  FINAL_ANSWER,
+  NOTES_PROMPT,
+  scriptToolTurns,
   type RecordingProxy,
   upstreamCalls,
   useCrossDialectGateway,
+  writeNotes,
 } from "../../support/cross-dialect-agents";
 import type { RecordedRequest } from "../../support/mock-upstream";
 
@@ -23,7 +25,6 @@ if (missing) console.warn(`Codex cross-dialect agent tests skipped: ${missing}`)
 
 const UPSTREAM = "claude-cross-opus";
 const TOOL_USE_ID = "toolu_01CrossCatNotes000000";
-const ANSWER = "The notes hold the launch code.";
 const THINKING = "The user asks about notes.txt; I should print it before answering.";
 const SIGNATURE = "EpcCCkYIBxgCKkCrossDialectThinkingSignature0123456789AbCdEfGhIjKlMnOpQrStUvWxYz+/EgwQ3y4Z5a6b7c8d9e0fGgxTail==";
 
@@ -54,8 +55,7 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
   /** Codex asked about a file only a command that really ran can quote; the upstream requests of the run. */
   async function catThroughAnthropic(prefix: string) {
     const home = g.home(prefix);
-    const secret = `launch code ${crypto.randomUUID()}`;
-    writeFileSync(join(home.cwd, "notes.txt"), `${secret}\n`);
+    const { secret } = writeNotes(home);
     const turn1 = anthropicToolUseEvents({
       id: TOOL_USE_ID,
       name: "exec_command",
@@ -64,14 +64,12 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
       thinking: THINKING,
       signature: SIGNATURE,
     });
-    const beta = (r: RecordedRequest) => r.provider === "beta" && r.route === "chat";
-    g.mock.setScript((r) => beta(r) && !carriesToolResult(r), { kind: "sse", chunks: turn1 });
-    g.mock.setScript((r) => beta(r) && carriesToolResult(r), { kind: "reply", text: ANSWER });
+    scriptToolTurns(g.mock, "beta", turn1);
     const run = await runCodex(home, {
       baseUrl: `${g.proxy.url}/v1`,
       apiKey: g.key,
       model: CODEX_MODEL,
-      prompt: "What do the notes in notes.txt say?",
+      prompt: NOTES_PROMPT,
       args: ["--ephemeral"],
     });
     return { run, secret, calls: upstreamCalls(g.mock, "beta") };
@@ -80,7 +78,7 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
   test("the upstream's tool_use runs Codex's exec_command, and the command's output goes back as the tool_result for that id", async () => {
     const { run, secret, calls } = await catThroughAnthropic("codex-anthropic");
     expect(codexOutcome(run)).toEqual(CODEX_OK);
-    expect(answer(run)).toBe(ANSWER);
+    expect(answer(run)).toBe(FINAL_ANSWER);
     expect(calls).toHaveLength(2);
     // Codex answered the call id it was given (the tool_use id, through the Responses dialect).
     const client = clientFollowUp(g.proxy);
@@ -109,7 +107,7 @@ describe.skipIf(missing !== null)("Codex through an Anthropic route", () => {
   test("the signed thinking block comes back unchanged before the tool_use on the turn after the call", async () => {
     const { run, calls } = await catThroughAnthropic("codex-anthropic-thinking");
     expect(codexOutcome(run)).toEqual(CODEX_OK);
-    expect(answer(run)).toBe(ANSWER);
+    expect(answer(run)).toBe(FINAL_ANSWER);
     // Codex got the thinking as a reasoning item (encrypted_content: the carried block) and sent it back before its call.
     const client = clientFollowUp(g.proxy);
     const reasoning = client.findIndex((i) => i.type === "reasoning");
