@@ -24,7 +24,6 @@ export function routableProviders(catalog: Catalog): (providerId: string) => boo
 }
 
 const ENDPOINTS = ["chat_completions", "responses"] as const;
-type ListEndpoint = (typeof ENDPOINTS)[number];
 
 /** Anthropic's SDKs and Claude Code send this header on every call; OpenAI clients never do. */
 const speaksAnthropic = (request: Request): boolean => request.headers.has("anthropic-version");
@@ -35,10 +34,10 @@ const isModelsPath = (path: string): boolean => path === "/v1/models" || path.st
 export const modelsErrorRenderer: ErrorRenderer = (err, request, requestId) =>
   speaksAnthropic(request) && isModelsPath(new URL(request.url).pathname) ? anthropicErrorResponse(err, requestId) : undefined;
 
-function listEndpoint(raw: string | undefined): ListEndpoint {
-  const endpoint = raw ?? "chat_completions";
-  if ((ENDPOINTS as readonly string[]).includes(endpoint)) return endpoint as ListEndpoint;
-  throw new ApiError("invalid_parameter", `Unknown endpoint '${endpoint}': use chat_completions or responses.`, { param: "endpoint" });
+/** `?endpoint=` is accepted as OpenAI-style clients send it; an unknown value is a client error. */
+function checkListEndpoint(raw: string | undefined): void {
+  if (raw === undefined || (ENDPOINTS as readonly string[]).includes(raw)) return;
+  throw new ApiError("invalid_parameter", `Unknown endpoint '${raw}': use chat_completions or responses.`, { param: "endpoint" });
 }
 
 function pathModelId(raw: string): string {
@@ -63,29 +62,22 @@ const GET_DESCRIPTION =
 
 export function modelsRoutes(d: ModelsRouteDeps) {
   const isRoutable = routableProviders(d.catalog);
-  // The catalog does not change while the server runs: each list is rendered (and serialised) once.
-  const lists = new Map<ListEndpoint, string>();
-  const listJson = (endpoint: ListEndpoint) => {
-    let body = lists.get(endpoint);
-    if (body === undefined) lists.set(endpoint, (body = JSON.stringify(renderModelList(d.catalog, { isRoutable, endpoint }))));
-    return body;
-  };
-  const anthropicLists = new Map<ListEndpoint, ReturnType<typeof anthropicModels>>();
-  const anthropicListed = (endpoint: ListEndpoint) => {
-    let listed = anthropicLists.get(endpoint);
-    if (listed === undefined) anthropicLists.set(endpoint, (listed = anthropicModels(d.catalog, { isRoutable, endpoint })));
-    return listed;
-  };
+  // The catalog does not change while the server runs: each list is rendered (and serialised) once, on first use.
+  let list: string | undefined;
+  const listJson = () => (list ??= JSON.stringify(renderModelList(d.catalog, { isRoutable })));
+  let anthropicList: ReturnType<typeof anthropicModels> | undefined;
+  const anthropicListed = () => (anthropicList ??= anthropicModels(d.catalog, { isRoutable }));
   return new Elysia({ name: "models" })
     .get(
       "/v1/models",
       async ({ request, query, set }) => {
         const anthropic = speaksAnthropic(request);
         await authenticate(d.keys, request.headers, [], { allowXApiKey: allowsXApiKey("/v1/models", request.headers) });
-        const endpoint = listEndpoint(query.endpoint);
+        // Every model serves both endpoints (translated to each route's wire): the list is the same for each.
+        checkListEndpoint(query.endpoint);
         set.headers["content-type"] = "application/json";
-        if (!anthropic) return listJson(endpoint);
-        const page = anthropicPage(anthropicListed(endpoint), query, d.catalog.resolve);
+        if (!anthropic) return listJson();
+        const page = anthropicPage(anthropicListed(), query, d.catalog.resolve);
         if (!page.ok) throw new ApiError("invalid_parameter", page.message, { param: page.param });
         return JSON.stringify(page.list);
       },

@@ -104,11 +104,6 @@ export function renderByokTiers(catalog: Catalog, providerId: string) {
 export interface ModelViewOptions {
   /** Whether a provider can be routed to now: it has a platform credential, takes BYOK keys, or is local. */
   isRoutable: (providerId: string) => boolean;
-  /**
-   * `chat_completions` (the default for the list) counts only routes that serve Chat Completions;
-   * `responses` counts every route, since the Responses endpoint serves chat routes too (translated).
-   */
-  endpoint?: Endpoint;
 }
 
 export interface OpenAIModel {
@@ -121,43 +116,35 @@ export interface OpenAIModel {
   providers: { name: string; input_price: number; output_price: number; data_policy: string }[];
 }
 
-function servesEndpoint(r: RouteEntry, endpoint: Endpoint): boolean {
-  return endpoint === "responses" || r.endpoints.includes("chat_completions");
-}
-
-/** The routes a caller sees: routable now and serving the endpoint (any endpoint when none is given). */
+/** The routes a caller sees: those routable now. Every route serves both endpoints (routing/candidates.ts). */
 export function viewRoutes(model: ModelEntry, opts: ModelViewOptions): RouteEntry[] {
-  return model.routes.filter((r) => opts.isRoutable(r.provider) && servesEndpoint(r, opts.endpoint ?? "responses"));
+  return model.routes.filter((r) => opts.isRoutable(r.provider));
 }
 
 /**
  * One Model (2.1) as a caller sees it: only routable routes count. Undefined when none is left, which the
- * model list omits and GET /v1/models/{id} answers with 404. Without `endpoint`, any endpoint counts (a
- * Responses-only model can still be retrieved by ID).
+ * model list omits and GET /v1/models/{id} answers with 404.
  */
 export function renderModel(model: ModelEntry, opts: ModelViewOptions): OpenAIModel | undefined {
   const routes = viewRoutes(model, opts);
   if (routes.length === 0) return undefined;
-  // The gateway serves every model on /v1/responses (translating for chat-only providers).
-  const endpoints = new Set<string>(routes.flatMap((r) => r.endpoints));
-  endpoints.add("responses");
   return {
     id: model.id,
     object: "model",
     created: model.created,
     owned_by: model.author || "switchyard",
     context_window: Math.max(...routes.map((r) => r.contextWindow)),
-    supported_endpoints: (["chat_completions", "responses"] as string[]).filter((e) => endpoints.has(e)),
+    // The gateway serves every model on both: translated to the wire each route speaks.
+    supported_endpoints: ["chat_completions", "responses"],
     providers: routes.map((r) => ({ name: r.provider, input_price: r.inputPrice, output_price: r.outputPrice, data_policy: r.dataPolicy })),
   };
 }
 
 /** GET /v1/models: `{object: "list", data, catalog_version, catalog_age_seconds}`. */
 export function renderModelList(catalog: Catalog, opts: ModelViewOptions & { now?: number }) {
-  const endpoint = opts.endpoint ?? "chat_completions";
   const data: OpenAIModel[] = [];
   for (const m of catalog.models.values()) {
-    const view = renderModel(m, { isRoutable: opts.isRoutable, endpoint });
+    const view = renderModel(m, { isRoutable: opts.isRoutable });
     if (view) data.push(view);
   }
   const ageMs = (opts.now ?? Date.now()) - catalog.generatedAt;

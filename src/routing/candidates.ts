@@ -2,13 +2,17 @@
 // reading the health store (and its bandit's budget); runs on every request, so it walks the routes once
 // and allocates only the candidates it keeps.
 //
-// Filter order: endpoint support, then the constraints — `providers` allow-lists (the workspace's and
+// Every route serves both endpoints: a Responses request is translated to chat completions for a chat-only
+// route, a chat or Messages request to the Responses API for a Responses-only one (as OpenRouter serves
+// gpt-5.5-pro or the codex models to chat clients); a route's `endpoints` say which wire it speaks.
+//
+// Filter order: the constraints — `providers` allow-lists (the workspace's and
 // the request's), exclusions, only_byok / only_platform, data policy, blended price, expected TTFT (at
 // `ttft_percentile`), expected throughput (at `throughput_percentile`), success rate — then servability —
 // provider known and credentialed, circuit not open (a half-open circuit with its probe already taken
 // counts as open). When the constraints empty the list the answer names the one that emptied it
-// (400 no_eligible_route); when routes survive the constraints but none can serve, or no requested
-// model has a route for the endpoint at all, it is no_provider_available (503).
+// (400 no_eligible_route); when routes survive the constraints but none can serve, or the requested
+// models have no routes at all, it is no_provider_available (503).
 //
 // Ranking uses the routes' estimates (health.ts, estimates.ts); the bandit (explore.ts) may lead with
 // another route to measure it, and a conversation's cache route (sticky) leads when it is eligible.
@@ -71,13 +75,6 @@ const DATA_POLICY_NAMES: readonly DataPolicy[] = ["none", "no_training", "zdr"];
 /** (input + output) / 2, USD per 1M tokens: what `max_cost_per_1m` compares against. */
 export function blendedPrice(route: RouteEntry): number {
   return (route.inputPrice + route.outputPrice) / 2;
-}
-
-function servesEndpoint(route: RouteEntry, endpoint: Endpoint): boolean {
-  // An empty list means "not declared": assume both. Responses requests can also be translated to
-  // chat completions, so any chat route serves them.
-  if (route.endpoints.length === 0 || route.endpoints.includes(endpoint)) return true;
-  return endpoint === "responses" && route.endpoints.includes("chat_completions");
 }
 
 interface Limits {
@@ -201,7 +198,7 @@ function credentialOf(input: PlanInput, providerId: string, choice: CredentialCh
 }
 
 export function planRoute(input: PlanInput): RoutePlan {
-  const { defaults, health, now, endpoint } = input;
+  const { defaults, health, now } = input;
   const options = resolveRoutingOptions(input.request, defaults);
   const limits: Limits = {
     allow: defaults?.providers ?? ROUTING_DEFAULTS.providers,
@@ -215,7 +212,6 @@ export function planRoute(input: PlanInput): RoutePlan {
   // pool: one bucket; fallback: one bucket per model, kept in the given order.
   const buckets: Candidate[][] = [];
   let pool: Candidate[] = [];
-  let routesForEndpoint = 0;
   let deepestStage = -1;
   let sticky: Candidate | null = null;
 
@@ -224,8 +220,6 @@ export function planRoute(input: PlanInput): RoutePlan {
     if (isDuplicate(input.models, m)) continue; // an alias and its canonical ID listed together
     if (fallback) pool = [];
     for (const route of model.routes) {
-      if (!servesEndpoint(route, endpoint)) continue;
-      routesForEndpoint++;
       const source = credentialOf(input, route.provider, options.credential);
       let stage = staticStage(route, source, limits);
       if (stage < ESTIMATED) {
@@ -253,13 +247,7 @@ export function planRoute(input: PlanInput): RoutePlan {
   if (!fallback && pool.length > 0) buckets.push(pool);
 
   if (buckets.length === 0) {
-    if (routesForEndpoint === 0) {
-      return {
-        ok: false,
-        code: "no_provider_available",
-        message: `No route of the requested model(s) serves the ${endpoint} endpoint.`,
-      };
-    }
+    if (deepestStage < 0) return { ok: false, code: "no_provider_available", message: "The requested model(s) have no routes." };
     if (deepestStage < PASSED) return noEligible(CONSTRAINTS[deepestStage], input.request, options, limits);
     return {
       ok: false,

@@ -3,7 +3,7 @@
 // Turn `n` gets its own signatures and call ids, so a multi-turn test can tell them apart.
 import type { Behaviour } from "./mock-upstream";
 
-export type Wire = "openai" | "anthropic" | "gemini";
+export type Wire = "openai" | "responses" | "anthropic" | "gemini";
 
 export const THOUGHT = "I should list the files.";
 export const SAID = "Listing.";
@@ -12,8 +12,10 @@ export const TOOL = { name: "ls", args: { path: "." } };
 export const anthropicSig = (n: number) => `EqAnthSig${n}==`;
 export const geminiThoughtSig = (n: number) => `R2VtVGhvdWdodA${n}==`;
 export const geminiCallSig = (n: number) => `R2VtRm5TaWc${n}==`;
-export const callId = (wire: Wire, n: number) =>
-  wire === "anthropic" ? `toolu_${n}` : wire === "gemini" ? `call_gem_${n}` : `call_oa_${n}`;
+export const reasoningItemId = (n: number) => `rs_up${n}`;
+export const encryptedContent = (n: number) => `gAAAAB-encrypted-${n}`;
+const CALL_PREFIX: Record<Wire, string> = { anthropic: "toolu_", gemini: "call_gem_", openai: "call_oa_", responses: "call_resp_" };
+export const callId = (wire: Wire, n: number) => `${CALL_PREFIX[wire]}${n}`;
 
 const sse = (event: string | null, data: unknown) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
@@ -158,9 +160,90 @@ function openaiSse(n: number): string[] {
   ];
 }
 
+const responsesUsage = {
+  input_tokens: 100,
+  input_tokens_details: { cached_tokens: 50 },
+  output_tokens: 30,
+  output_tokens_details: { reasoning_tokens: 8 },
+  total_tokens: 130,
+};
+
+function responsesOutput(n: number) {
+  return [
+    {
+      type: "reasoning",
+      id: reasoningItemId(n),
+      summary: [{ type: "summary_text", text: THOUGHT }],
+      encrypted_content: encryptedContent(n),
+    },
+    {
+      type: "message",
+      id: `msg_up${n}`,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: SAID, annotations: [] }],
+    },
+    {
+      type: "function_call",
+      id: `fc_up${n}`,
+      call_id: callId("responses", n),
+      name: TOOL.name,
+      arguments: JSON.stringify(TOOL.args),
+      status: "completed",
+    },
+  ];
+}
+
+function responsesJson(n: number) {
+  return {
+    id: `resp_up${n}`,
+    object: "response",
+    created_at: 1750000000,
+    status: "completed",
+    model: "alpha-pro",
+    output: responsesOutput(n),
+    usage: responsesUsage,
+  };
+}
+
+function responsesSse(n: number): string[] {
+  const [reasoning, message, call] = responsesOutput(n) as Record<string, any>[];
+  let seq = 0;
+  const ev = (type: string, fields: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...fields });
+  const base = { id: `resp_up${n}`, object: "response", created_at: 1750000000, model: "alpha-pro" };
+  return [
+    ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+    ev("response.output_item.added", { output_index: 0, item: { type: "reasoning", id: reasoning!.id, summary: [] } }),
+    ev("response.reasoning_summary_part.added", {
+      item_id: reasoning!.id,
+      output_index: 0,
+      summary_index: 0,
+      part: { type: "summary_text", text: "" },
+    }),
+    ev("response.reasoning_summary_text.delta", { item_id: reasoning!.id, output_index: 0, summary_index: 0, delta: "I should list " }),
+    ev("response.reasoning_summary_text.delta", { item_id: reasoning!.id, output_index: 0, summary_index: 0, delta: "the files." }),
+    ev("response.reasoning_summary_text.done", { item_id: reasoning!.id, output_index: 0, summary_index: 0, text: THOUGHT }),
+    ev("response.reasoning_summary_part.done", {
+      item_id: reasoning!.id,
+      output_index: 0,
+      summary_index: 0,
+      part: { type: "summary_text", text: THOUGHT },
+    }),
+    ev("response.output_item.done", { output_index: 0, item: reasoning }),
+    ev("response.output_item.added", { output_index: 1, item: { ...message, status: "in_progress", content: [] } }),
+    ev("response.output_text.delta", { item_id: message!.id, output_index: 1, content_index: 0, delta: SAID }),
+    ev("response.output_item.done", { output_index: 1, item: message }),
+    ev("response.output_item.added", { output_index: 2, item: { ...call, arguments: "", status: "in_progress" } }),
+    ev("response.function_call_arguments.delta", { item_id: call!.id, output_index: 2, delta: call!.arguments }),
+    ev("response.output_item.done", { output_index: 2, item: call }),
+    ev("response.completed", { response: responsesJson(n) }),
+  ];
+}
+
 /** The wire's answer for turn n, as the mock behaviour for a JSON or a streamed request. */
 export function turnAnswer(wire: Wire, n: number, stream: boolean): Behaviour {
-  if (stream) return { kind: "sse", chunks: wire === "anthropic" ? anthropicSse(n) : wire === "gemini" ? geminiSse(n) : openaiSse(n) };
-  const body = wire === "anthropic" ? anthropicJson(n) : wire === "gemini" ? geminiJson(n) : openaiJson(n);
+  if (stream)
+    return { kind: "sse", chunks: { anthropic: anthropicSse, gemini: geminiSse, openai: openaiSse, responses: responsesSse }[wire](n) };
+  const body = { anthropic: anthropicJson, gemini: geminiJson, openai: openaiJson, responses: responsesJson }[wire](n);
   return { kind: "error", status: 200, body };
 }

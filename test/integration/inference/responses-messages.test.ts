@@ -71,11 +71,11 @@ describe("/v1/responses with the official openai SDK", () => {
     const final = await openai.responses.stream({ model: "acme/responses-only", input: "hi" }).finalResponse();
     expect(final.status).toBe("completed");
     expect(g.mock.requests.at(-1)!.stream).toBe(true);
-    // It is listed only under ?endpoint=responses.
+    // Listed for every client: chat and Messages clients reach it over the Responses API too.
     const chatList = (await (await g.s.fetch("/v1/models")).json()) as { data: { id: string }[] };
     const respList = (await (await g.s.fetch("/v1/models?endpoint=responses")).json()) as { data: { id: string }[] };
-    expect(chatList.data.map((m) => m.id)).not.toContain("acme/responses-only");
-    expect(respList.data.map((m) => m.id)).toContain("acme/responses-only");
+    expect(chatList.data.map((m) => m.id)).toContain("acme/responses-only");
+    expect(respList).toEqual(chatList);
   });
 
   test("a provider that supports the Responses API natively gets /v1/responses calls on its /responses; chat calls stay on chat", async () => {

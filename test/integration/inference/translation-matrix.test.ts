@@ -1,5 +1,5 @@
 // Issue 55's matrix: each client dialect (chat completions, Responses, Messages) × each upstream wire
-// (OpenAI chat, Anthropic Messages, Gemini), streamed and not. The upstream thinks with a signature, says
+// (OpenAI chat, OpenAI Responses, Anthropic Messages, Gemini), streamed and not. The upstream thinks with a signature, says
 // a line, calls a tool and reports cache usage; the client must get all of it in its own dialect's fields,
 // and a conversation continued for three turns must bring each turn's signature back to the provider
 // exactly where it came from (pairs where the client speaks the route's own wire pass through natively).
@@ -12,7 +12,9 @@ import {
   TOOL,
   anthropicSig,
   callId,
+  encryptedContent,
   geminiCallSig,
+  reasoningItemId,
   geminiThoughtSig,
   turnAnswer,
   type Wire,
@@ -31,6 +33,8 @@ beforeEach(() => g.mock.reset());
 
 const ROUTES: Record<Wire, { model: string; provider: string }> = {
   openai: { model: "acme/openai-only", provider: "alpha" },
+  // Offered only on OpenAI's Responses API: chat and Messages clients reach it translated to that wire.
+  responses: { model: "acme/responses-only", provider: "alpha" },
   anthropic: { model: "acme/anthropic-only", provider: "beta" },
   gemini: { model: "acme/gemini-only", provider: "gamma" },
 };
@@ -207,9 +211,13 @@ const FIRST: Record<Dialect, unknown[]> = {
   responses: [{ role: "user", content: "list the files" }],
 };
 
-/** The assistant turns of an upstream request, as that wire writes them. */
+/** The assistant turns of an upstream request, as that wire writes them (on the Responses wire: each reasoning item and what follows it). */
 function assistantTurns(wire: Wire, req: RecordedRequest): Json[] {
   const body = req.body as Json;
+  if (wire === "responses") {
+    const input = body.input as Json[];
+    return input.flatMap((item, i) => (item.type === "reasoning" ? [{ reasoning: item, next: input[i + 1] }] : []));
+  }
   if (wire === "anthropic") return body.messages.filter((m: Json) => m.role === "assistant");
   if (wire === "gemini") return body.contents.filter((c: Json) => c.role === "model");
   return body.messages.filter((m: Json) => m.role === "assistant");
@@ -225,12 +233,22 @@ function expectSignatureBack(wire: Wire, turn: Json, n: number): void {
     const call = turn.parts.find((p: Json) => p.functionCall);
     expect(call.functionCall).toMatchObject({ name: TOOL.name, args: TOOL.args });
     expect(call.thoughtSignature).toBe(geminiCallSig(n));
+  } else if (wire === "responses") {
+    expect(turn.reasoning).toMatchObject({
+      id: reasoningItemId(n),
+      summary: [{ type: "summary_text", text: THOUGHT }],
+      encrypted_content: encryptedContent(n),
+    });
+    // The item goes back where it was: before the turn's output that followed it.
+    expect(["message", "function_call"]).toContain(turn.next.type ?? "message");
+    const calls = turn.next.type === "function_call" ? turn.next : null;
+    if (calls) expect(calls.call_id).toBe(callId("responses", n));
   } else {
     expect(turn.tool_calls[0].id).toBe(callId("openai", n));
   }
 }
 
-const WIRES: Wire[] = ["openai", "anthropic", "gemini"];
+const WIRES: Wire[] = ["openai", "responses", "anthropic", "gemini"];
 const DIALECTS: Dialect[] = ["chat", "responses", "messages"];
 
 describe("translation matrix: every dialect × every wire keeps reasoning, tools and cache usage", () => {
@@ -241,14 +259,16 @@ describe("translation matrix: every dialect × every wire keeps reasoning, tools
           const { model, provider } = ROUTES[wire];
           let history = FIRST[dialect];
           for (let n = 1; n <= 3; n++) {
-            g.mock.setScript({ provider, stream }, turnAnswer(wire, n, stream));
+            g.mock.setScript({ provider, stream, route: wire === "responses" ? "responses" : "chat" }, turnAnswer(wire, n, stream));
             const answer = await TURN[dialect](model, history, stream);
             expect(answer.text).toBe(SAID);
             expect(answer.reasoning).toBe(THOUGHT);
             expect(answer.call).toEqual({ id: callId(wire, n), name: TOOL.name, args: TOOL.args });
             expect(answer.cached).toBe(50);
             if (wire === "anthropic") expect(answer.cacheWrite).toBe(30);
-            const sent = g.mock.requests.filter((r) => r.provider === provider).at(-1)!;
+            const sent = g.mock.requests
+              .filter((r) => r.provider === provider && (r.route === "responses") === (wire === "responses"))
+              .at(-1)!;
             const turns = assistantTurns(wire, sent);
             expect(turns).toHaveLength(n - 1);
             turns.forEach((turn, i) => expectSignatureBack(wire, turn, i + 1));

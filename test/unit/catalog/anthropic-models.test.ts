@@ -5,7 +5,7 @@ import { buildCatalog } from "../../../src/catalog/build";
 
 const catalog = buildCatalog({ file: {}, credentialEnv: {} });
 const everyProvider = { isRoutable: () => true };
-const listed = anthropicModels(catalog, { ...everyProvider, endpoint: "chat_completions" });
+const listed = anthropicModels(catalog, everyProvider);
 const ids = listed.map((l) => l.view.id);
 const page = (q: Parameters<typeof anthropicPage>[1]) => {
   const r = anthropicPage(listed, q, catalog.resolve);

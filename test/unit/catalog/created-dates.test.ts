@@ -12,7 +12,7 @@ const unix = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 
 describe("created: the dataset's release date, else the day the model entered the catalog", () => {
   test("no built-in model is listed with created 0", () => {
-    const list = renderModelList(catalog, { isRoutable: () => true, endpoint: "responses" });
+    const list = renderModelList(catalog, { isRoutable: () => true });
     expect(list.data.length).toBe(data.models.length);
     for (const m of list.data) expect(m.created).toBeGreaterThan(unix("2020-01-01"));
   });

@@ -38,7 +38,7 @@ describe("GET /v1/models view", () => {
     expect(list.object).toBe("list");
     expect(list.catalog_version).toBe(catalog.version);
     expect(list.catalog_age_seconds).toBe(61);
-    expect(list.data.map((m) => m.id)).toEqual(["acme/both"]);
+    expect(list.data.map((m) => m.id)).toEqual(["acme/both", "openai/pro-x"]);
     const both = list.data[0]!;
     expect(both).toEqual({
       id: "acme/both",
@@ -54,20 +54,18 @@ describe("GET /v1/models view", () => {
   test("context_window is the largest across the routable routes", () => {
     const list = renderModelList(catalog, { isRoutable: () => true });
     expect(list.data.find((m) => m.id === "acme/both")!.context_window).toBe(200000);
-    expect(list.data.map((m) => m.id)).toEqual(["acme/both", "acme/keyless-only"]);
+    expect(list.data.map((m) => m.id)).toEqual(["acme/both", "acme/keyless-only", "openai/pro-x"]);
   });
 
-  test("endpoint=responses adds the models served only by the Responses API", () => {
-    const list = renderModelList(catalog, { isRoutable: withKey, endpoint: "responses" });
-    expect(list.data.map((m) => m.id)).toEqual(["acme/both", "openai/pro-x"]);
+  test("a model served only by the Responses API is listed too: the gateway serves it to chat clients over that API", () => {
+    const list = renderModelList(catalog, { isRoutable: withKey });
     const pro = list.data.find((m) => m.id === "openai/pro-x")!;
-    expect(pro.supported_endpoints).toEqual(["responses"]);
+    expect(pro.supported_endpoints).toEqual(["chat_completions", "responses"]);
     expect(pro.owned_by).toBe("openai");
   });
 
-  test("a single model: retrievable by ID whatever its endpoints; undefined without a routable route", () => {
+  test("a single model: retrievable by ID; undefined without a routable route", () => {
     expect(renderModel(catalog.models.get("openai/pro-x")!, { isRoutable: withKey })?.id).toBe("openai/pro-x");
-    expect(renderModel(catalog.models.get("openai/pro-x")!, { isRoutable: withKey, endpoint: "chat_completions" })).toBeUndefined();
     expect(renderModel(catalog.models.get("acme/keyless-only")!, { isRoutable: withKey })).toBeUndefined();
   });
 
@@ -77,9 +75,7 @@ describe("GET /v1/models view", () => {
     expect(list.data.length).toBeGreaterThan(5);
     for (const m of list.data) for (const p of m.providers) expect(p.name).toBe("openai");
     expect(list.data.some((m) => m.id === "openai/gpt-4o")).toBe(true);
-    expect(list.data.some((m) => m.id === "openai/gpt-5.5-pro")).toBe(false);
-    const responses = renderModelList(c, { isRoutable: (p) => p === "openai", endpoint: "responses" });
-    expect(responses.data.some((m) => m.id === "openai/gpt-5.5-pro")).toBe(true);
+    expect(list.data.some((m) => m.id === "openai/gpt-5.5-pro")).toBe(true);
   });
 });
 

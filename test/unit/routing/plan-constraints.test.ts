@@ -122,14 +122,14 @@ describe("servability", () => {
     expect(planned(run({ health }))).toEqual(["b/b-model", "c/c-model"]);
   });
 
-  test("routes that do not serve the endpoint are skipped; a responses request can use chat routes", () => {
+  test("every route serves both endpoints: a Responses-only route serves chat, a chat route serves Responses", () => {
     const mixed = model("acme/mixed", [
       route({ provider: "a", input: 1, output: 1, endpoints: ["responses"] }),
       route({ provider: "b", input: 2, output: 2, endpoints: ["chat_completions"] }),
     ]);
-    expect(planned(run({ models: [mixed] }))).toEqual(["b/b-model"]);
+    expect(planned(run({ models: [mixed] }))).toEqual(["a/a-model", "b/b-model"]);
     expect(planned(run({ models: [mixed], endpoint: "responses" }))).toEqual(["a/a-model", "b/b-model"]);
     const only = model("acme/resp", [route({ provider: "a", input: 1, output: 1, endpoints: ["responses"] })]);
-    expect(run({ models: [only] })).toMatchObject({ ok: false, code: "no_provider_available" });
+    expect(planned(run({ models: [only] }))).toEqual(["a/a-model"]);
   });
 });
