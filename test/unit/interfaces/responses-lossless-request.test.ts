@@ -47,6 +47,21 @@ describe("responses reasoning items → chat reasoning_details", () => {
     });
   });
 
+  test("reasoning content of type text (as Codex writes it) is reasoning text; a null content is none", () => {
+    const { request } = translate({
+      input: [
+        user,
+        { type: "reasoning", id: "rs_t", summary: [], content: [{ type: "text", text: "raw" }] },
+        { type: "reasoning", id: "rs_n", summary: [{ type: "summary_text", text: "S" }], content: null, encrypted_content: null },
+        { role: "assistant", content: "Hi" },
+      ],
+    });
+    expect(request.messages[1]!.reasoning_details).toEqual([
+      { type: "reasoning.text", text: "raw", id: "rs_t", format: "openai-responses-v1" },
+      { type: "reasoning.summary", summary: "S", id: "rs_n", format: "openai-responses-v1" },
+    ]);
+  });
+
   test("an empty item keeps its id as one empty summary entry", () => {
     const { request } = translate({ input: [user, { type: "reasoning", id: "rs_e", summary: [] }, { role: "assistant", content: "Hi" }] });
     expect(request.messages[1]!.reasoning_details).toEqual([

@@ -203,4 +203,17 @@ describe("the openai SDK accumulates the reasoning stream", () => {
       expect(withoutParsed).toEqual(final(parseSse(body)).output);
     }
   });
+
+  test("a custom tool call's streamed input", async () => {
+    const e = responsesEcho({ model: "acme/chat-small", input: "hi", tools: [{ type: "custom", name: "apply_patch" }] });
+    const stream = client(await encode(responsesStreamEncoder(e, "resp_test"), customCallEvents)).responses.stream({
+      model: "m",
+      input: "hi",
+    });
+    const deltas: string[] = [];
+    stream.on("response.custom_tool_call_input.delta", (d) => deltas.push(d.delta));
+    const r = await stream.finalResponse();
+    expect(deltas.join("")).toBe("*** Begin Patch\n*** End Patch");
+    expect(r.output[0]).toMatchObject({ type: "custom_tool_call", call_id: "call_p", input: "*** Begin Patch\n*** End Patch" });
+  });
 });
