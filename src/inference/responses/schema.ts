@@ -149,6 +149,7 @@ export const ResponsesRequest = Type.Object({
   top_logprobs: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 20 }))),
   service_tier: Type.Optional(Nullable(Type.String())),
   safety_identifier: Type.Optional(Nullable(Type.String())),
+  background: Type.Optional(Nullable(Type.Boolean())),
   metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
   store: Type.Optional(Nullable(Type.Boolean())),
   stream: Type.Optional(Nullable(Type.Boolean())),

@@ -133,6 +133,8 @@ function otherFields(body: ResponsesRequest, request: ChatRequest, warnings: War
   }
   if (body.service_tier != null) request.service_tier = body.service_tier;
   if (body.safety_identifier != null) request.safety_identifier = body.safety_identifier;
+  if (body.background === true)
+    warnings.push(unsupported("background", "background is not supported on this route: the response is answered in this call."));
   if (body.truncation === "auto")
     warnings.push(unsupported("truncation", "truncation 'auto' is not carried: this route does not drop input to fit the context window."));
 }

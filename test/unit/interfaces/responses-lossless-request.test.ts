@@ -272,6 +272,11 @@ describe("responses tools and the rest of the request", () => {
     expect(disabled.echo.truncation).toBe("disabled");
   });
 
+  test("background mode is answered in the call, with a warning", () => {
+    expect(translate({ input: "x", background: true }).warnings.map((w) => w.code)).toEqual(["background"]);
+    expect(translate({ input: "x", background: false }).warnings).toEqual([]);
+  });
+
   test("a truncation outside its two values is rejected", () => {
     const parsed = parseResponsesRequest({ model: "m", input: "x", truncation: "middle" });
     expect(!parsed.ok && parsed.error.param).toBe("truncation");
