@@ -47,6 +47,8 @@ export function planAttempt(
     providerModelId: candidate.route.providerModelId,
     extensions: unpriced ? unpriced.extensions : prepared.extensions[provider.id],
     maxOutputTokens: candidate.route.maxOutputTokens,
+    chatReasoning: provider.chatReasoning,
+    cacheControl: provider.cacheControl === true,
   };
   let adapter: ProviderAdapter;
   let built: BuiltRequest;

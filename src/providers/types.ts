@@ -1,7 +1,7 @@
 // The one internal request/response model shared by every interface and adapter: OpenAI's chat
 // completions shape (the lingua franca of the field). /v1/responses and /v1/messages translate into it
 // at the edge; adapters translate it to each provider's wire protocol.
-import type { AdapterName } from "../catalog/types";
+import type { AdapterName, ChatReasoning } from "../catalog/types";
 import type { SseEvent } from "./sse-decode";
 import type { ReasoningDetail } from "./reasoning";
 
@@ -31,12 +31,21 @@ export interface ChatMessage {
   tool_call_id?: string;
   /** An assistant turn's reasoning, each entry tagged with its provider family (reasoning.ts). */
   reasoning_details?: ReasoningDetail[];
+  /** On a tool message: Anthropic's cache breakpoint on its tool_result block. */
+  cache_control?: CacheControl;
   [k: string]: unknown;
+}
+
+/** Anthropic's prompt-cache breakpoint, as clients mark parts, tools and tool results with it. */
+export interface CacheControl {
+  type: string;
+  ttl?: string;
 }
 
 export interface ToolDef {
   type: "function";
   function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+  cache_control?: CacheControl;
 }
 
 /**
@@ -222,6 +231,10 @@ export interface UpstreamTarget {
   extensions?: Record<string, unknown>;
   /** Default max output for adapters that require one (Anthropic). */
   maxOutputTokens: number;
+  /** What a chat-completions vendor takes back of a turn's reasoning (its catalog row; openai-compatible/vendor.ts). */
+  chatReasoning?: ChatReasoning;
+  /** Whether a chat-completions vendor takes Anthropic's cache_control markers (OpenRouter does). */
+  cacheControl?: boolean;
 }
 
 export type UpstreamErrorCode = "provider_error" | "provider_timeout" | "invalid_request" | "rate_limited" | "auth_failed";

@@ -7,13 +7,10 @@ import type { ChatMessage, ChatRequest, ContentPart, ToolDef, UpstreamTarget } f
 import type { ChatReasoning } from "../../catalog/types";
 import { reasoningText } from "../reasoning";
 
-/** The route's vendor quirks, as the pipeline copies them from the provider's catalog row. */
-export type ChatVendorTarget = UpstreamTarget & { chatReasoning?: ChatReasoning; cacheControl?: boolean };
-
 const REASONING_FIELDS = ["reasoning_details", "reasoning_content", "reasoning"] as const;
 
 /** The request as this vendor takes it (the same object when nothing needs to change). */
-export function forVendor(req: ChatRequest, target: ChatVendorTarget): ChatRequest {
+export function forVendor(req: ChatRequest, target: UpstreamTarget): ChatRequest {
   const keepCache = target.cacheControl === true;
   let messages: ChatMessage[] | undefined;
   req.messages.forEach((m, i) => {

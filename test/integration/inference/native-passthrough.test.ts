@@ -255,8 +255,8 @@ describe("Messages to an Anthropic route pass through whole", () => {
     expect(m.content[0]!.text).toBe("from the chat route");
     expect(m.routing_metadata.provider).toBe("alpha");
     expect(m.routing_metadata.attempts).toHaveLength(1);
-    // A system turn among the messages: only the Anthropic route can take it, and its 529 is the answer.
-    const r = await messages({ ...plain, messages: [...plain.messages, { role: "system", content: "x" }] });
+    // A turn of a role the translation does not know: only the Anthropic route can take it, and its 529 is the answer.
+    const r = await messages({ ...plain, messages: [...plain.messages, { role: "operator", content: "x" }] });
     expect(r.status).toBe(529);
     expect(await r.json()).toEqual(overloaded);
     expect(mock.requests.filter((q) => q.provider === "alpha")).toHaveLength(1);

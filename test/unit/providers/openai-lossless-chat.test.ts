@@ -4,10 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { openAICompatibleAdapter as adapter } from "../../../src/providers/openai-compatible/adapter";
 import { openAIChatNativeAdapter } from "../../../src/providers/openai-compatible/native";
-import type { ChatVendorTarget } from "../../../src/providers/openai-compatible/vendor";
 import { BUILTIN_PROVIDERS } from "../../../src/catalog/providers";
 import { providerFromConfig } from "../../../src/catalog/config-entries";
-import type { ChatMessage, ChatRequest, StreamEvent } from "../../../src/providers/types";
+import type { ChatMessage, ChatRequest, StreamEvent, UpstreamTarget } from "../../../src/providers/types";
 import { bytesStream, collect, runStream, target } from "./stream-harness";
 
 const T = target("openai");
@@ -115,7 +114,7 @@ describe("openai-compatible lossless: streams", () => {
   });
 });
 
-const vendor = (id: string): ChatVendorTarget => {
+const vendor = (id: string): UpstreamTarget => {
   const row = BUILTIN_PROVIDERS.find((p) => p.id === id)!;
   return { ...T, providerId: id, chatReasoning: row.chatReasoning, cacheControl: row.cacheControl };
 };
@@ -141,7 +140,7 @@ const translated: ChatRequest = {
   ],
   tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } }, cache_control: cache } as never],
 };
-const sent = (t: ChatVendorTarget) => JSON.parse(adapter.buildRequest(translated, t).body) as ChatRequest;
+const sent = (t: UpstreamTarget) => JSON.parse(adapter.buildRequest(translated, t).body) as ChatRequest;
 
 describe("openai-compatible lossless: what a translated request sends back, by vendor row", () => {
   test("OpenRouter takes reasoning_details (every family, as they are) and every cache_control marker", () => {
