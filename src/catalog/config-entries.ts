@@ -65,8 +65,8 @@ export function providerFromConfig(
   const envNames = [cfg.api_key_env, base?.apiKeyEnv, defaultApiKeyEnv(id)].filter((n): n is string => n !== undefined);
   const platformKey = nonEmpty(cfg.api_key) ?? envNames.map((n) => nonEmpty(credentialEnv[n])).find((k) => k !== null) ?? null;
   // A built-in vendor's quirks stay when the file overrides its row (a custom row has none).
-  const chatReasoning = base?.chatReasoning;
-  const cacheControl = base?.cacheControl ?? false;
+  const chatReasoning = cfg.chat_reasoning === "none" ? undefined : (cfg.chat_reasoning ?? base?.chatReasoning);
+  const cacheControl = cfg.cache_control ?? base?.cacheControl ?? false;
   return {
     id,
     displayName: cfg.display_name ?? base?.displayName ?? id,

@@ -58,6 +58,9 @@ export const ProviderConfig = Type.Object(
     idle_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
     docs_url: Type.Optional(Type.String()),
     supports_responses: Type.Optional(Type.Boolean()),
+    // What a chat-completions vendor takes back of a translated turn's reasoning, and whether it takes cache markers.
+    chat_reasoning: Type.Optional(Type.Union([Type.Literal("reasoning_details"), Type.Literal("reasoning_content"), Type.Literal("none")])),
+    cache_control: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -194,5 +194,21 @@ describe("openai-compatible lossless: what a translated request sends back, by v
     const custom = providerFromConfig("acme", { adapter: "openai", base_url: "http://127.0.0.1:9/v1" }, undefined, {});
     expect(custom.chatReasoning).toBeUndefined();
     expect(custom.cacheControl).toBeUndefined();
+    // A config row says it for a vendor the catalog does not know (a LiteLLM proxy, a self-hosted router), or turns it off.
+    const told = providerFromConfig(
+      "proxy",
+      { adapter: "openai", base_url: "http://127.0.0.1:9/v1", chat_reasoning: "reasoning_content", cache_control: true },
+      undefined,
+      {},
+    );
+    expect(told).toMatchObject({ chatReasoning: "reasoning_content", cacheControl: true });
+    const off = providerFromConfig(
+      "openrouter",
+      { adapter: "openai", chat_reasoning: "none", cache_control: false },
+      byId.get("openrouter"),
+      {},
+    );
+    expect(off.chatReasoning).toBeUndefined();
+    expect(off.cacheControl).toBeUndefined();
   });
 });
