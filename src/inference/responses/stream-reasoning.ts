@@ -4,7 +4,7 @@
 // reasoning_summary_part.done, per reasoning text content_part.added, reasoning_text.delta/.done and
 // content_part.done, and output_item.done with the finished item (its encrypted_content included).
 import { fragmentsOf, mergeFragment, type ReasoningFragment } from "../../providers/reasoning";
-import { reasoningItem, reasoningItemId, startsNewItem, type ReasoningOutputItem } from "./reasoning-items";
+import { groupReasoning, reasoningItem, reasoningItemId, startsNewItem, type ReasoningOutputItem } from "./reasoning-items";
 import { wantsEncrypted } from "./render";
 import { emit, snapshot, type Controller, type OpenReasoning, type StreamState } from "./stream-state";
 
@@ -106,6 +106,12 @@ export function reasoningFragment(state: StreamState, c: Controller, f: Reasonin
   mergeFragment(state.details, f);
   const entry = state.details[f.index]!;
   let open = state.open;
+  const text = f.type === "reasoning.text" ? f.text : f.type === "reasoning.summary" ? f.summary : undefined;
+  if (isNew && !text && (open?.kind === "message" || open?.kind === "call")) {
+    // Opaque state arriving mid-answer would split the message it came with: its item comes last instead.
+    state.late.push(f.index);
+    return;
+  }
   if (isNew) {
     const group = open?.kind === "reasoning" ? state.reasoning.get(open.item)! : undefined;
     const previous = group ? state.details[group.entries[group.entries.length - 1]!] : undefined;
@@ -115,6 +121,16 @@ export function reasoningFragment(state: StreamState, c: Controller, f: Reasonin
     }
     state.reasoning.get(open.item)!.entries.push(f.index);
   } else if (open?.kind !== "reasoning" || !state.reasoning.get(open.item)!.entries.includes(f.index)) return;
-  const text = f.type === "reasoning.text" ? f.text : f.type === "reasoning.summary" ? f.summary : undefined;
   if (text) textDelta(state, c, open, f.index, text);
+}
+
+/** The items of the entries that came late (see reasoningFragment), each added and done at once, after the answer's items. */
+export function closeLate(state: StreamState, c: Controller): void {
+  for (const group of groupReasoning(state.late.map((i) => ({ ...state.details[i]!, index: i })))) {
+    const open = openReasoning(state, c, group.own, group.entries[0]!.id);
+    state.reasoning.get(open.item)!.entries.push(...group.entries.map((d) => d.index!));
+    state.open = null;
+    closeReasoning(state, c, open);
+  }
+  state.late = [];
 }

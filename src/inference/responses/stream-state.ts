@@ -43,6 +43,8 @@ export interface StreamState {
   details: ReasoningDetail[];
   /** For each reasoning item: whether it is the Responses API's own, and the entries (by index) it holds. */
   reasoning: Map<ReasoningOutputItem, { own: boolean; entries: number[] }>;
+  /** Entries with no text that came after the answer had started (a signature for a call): their items close the output. */
+  late: number[];
   finish: FinishReason | null;
   terminated: boolean;
 }

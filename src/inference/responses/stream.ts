@@ -21,7 +21,7 @@ import {
   type OutputTextPart,
   type ResponseFields,
 } from "./render";
-import { closeReasoning, deltaFragments, finishReasoningItem, reasoningFragment } from "./stream-reasoning";
+import { closeLate, closeReasoning, deltaFragments, finishReasoningItem, reasoningFragment } from "./stream-reasoning";
 import { emit, snapshot, type CallState, type Controller, type PartKind, type StreamState } from "./stream-state";
 import type { ResponsesEcho } from "./to-chat";
 
@@ -204,6 +204,7 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
     calls: new Map(),
     details: [],
     reasoning: new Map(),
+    late: [],
     finish: null,
     terminated: false,
   };
@@ -223,6 +224,7 @@ export function responsesStreamTransformer(echo: ResponsesEcho, id: string = res
       if (event.type === "failed") return fail(state, c, echo, { code: event.error.code, message: event.error.message }, event.routing);
       const { status, incomplete_details } = finishStatus(state.finish);
       closeOpen(state, c, status === "completed" ? "completed" : "incomplete");
+      closeLate(state, c);
       terminal(state, c, echo, { status, incompleteDetails: incomplete_details, usage: event.usage, routing: event.routing });
     },
     flush(c) {

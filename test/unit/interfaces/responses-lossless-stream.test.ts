@@ -2,10 +2,11 @@ import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { renderResponse, type ResponseObject } from "../../../src/inference/responses/render";
 import { responsesStreamEncoder } from "../../../src/inference/responses/stream";
-import { responsesEcho, type ResponsesEcho } from "../../../src/inference/responses/to-chat";
+import { parseResponsesRequest } from "../../../src/inference/responses/schema";
+import { responsesEcho, responsesToChat, type ResponsesEcho } from "../../../src/inference/responses/to-chat";
 import type { PipelineEvent } from "../../../src/inference/types";
 import { decodeCarried } from "../../../src/providers/reasoning";
-import { chatResult, encode, fetchReturning, parseSse, type SseEvent } from "./pipeline-fixtures";
+import { chatResult, delta, done, encode, fetchReturning, parseSse, type SseEvent } from "./pipeline-fixtures";
 import {
   anthropicDetails,
   anthropicReasoningEvents,
@@ -150,12 +151,40 @@ describe("responses stream: reasoning items", () => {
   });
 
   test("a carried run's later entries join its summary after a blank line, as the JSON route joins them", async () => {
-    const { delta, done } = await import("./pipeline-fixtures");
     const f = (index: number, text: string) =>
       delta({ extra: { reasoning_details: [{ type: "reasoning.text", format: "google-gemini-v1", index, text }] } });
     const events = await run([f(0, "One."), f(1, "Two."), delta({ content: "x" }, "stop"), done]);
     expect(of(events, "response.reasoning_summary_text.delta").map((d) => d.delta)).toEqual(["One.", "\n\nTwo."]);
     expect((final(events).output[0] as { summary: unknown }).summary).toEqual([{ type: "summary_text", text: "One.\n\nTwo." }]);
+  });
+});
+
+describe("responses stream: opaque state that comes mid-answer", () => {
+  test("a call's signature arriving with the call does not split the answer: its item comes last, and goes back on that turn", async () => {
+    const signature = { type: "reasoning.encrypted", format: "google-gemini-v1", index: 0, id: "call_1", data: "c2lnLWNhbGw=" };
+    const events = await run([
+      delta({ role: "assistant", content: "Let me check." }),
+      delta({
+        extra: { reasoning_details: [signature] },
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+      }),
+      delta({}, "tool_calls"),
+      done,
+    ]);
+    const output = final(events).output;
+    expect(output.map((i) => i.type)).toEqual(["message", "function_call", "reasoning"]);
+    const { index: _index, ...entry } = signature;
+    expect(decodeCarried((output[2] as { encrypted_content: string }).encrypted_content)).toEqual([entry as never]);
+    expect(of(events, "response.output_item.added").map((e) => e.output_index)).toEqual([0, 1, 2]);
+    // Sent back, the entry is on the assistant turn with the call it signs.
+    const parsed = parseResponsesRequest({
+      model: "m",
+      input: [{ role: "user", content: "Weather?" }, ...output, { type: "function_call_output", call_id: "call_1", output: "18C" }],
+    });
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const assistant = responsesToChat(parsed.body).request.messages[1]!;
+    expect(assistant).toMatchObject({ role: "assistant", content: "Let me check.", reasoning_details: [entry] });
+    expect(assistant.tool_calls?.[0]?.id).toBe("call_1");
   });
 });
 
