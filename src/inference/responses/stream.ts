@@ -1,6 +1,7 @@
 // PipelineEvent stream → Responses API SSE (`event: <type>` + `data: <json>`, sequence_number on
-// each, no [DONE]). One output item is open at a time: a message (output_text or refusal part) or a
-// function_call; a delta for another item closes the open one first, as OpenAI's own stream does.
+// each, no [DONE]). One output item is open at a time: a reasoning item (stream-reasoning.ts), a
+// message (output_text or refusal part), a function_call or a custom_tool_call; a delta for another
+// item closes the open one first, as OpenAI's own stream does.
 // Exactly one terminal event is written: completed / incomplete on `done`, failed on `failed` or
 // when the pipeline stream ends without a terminal event (flush).
 import type { ChunkDelta } from "../../providers/types";
