@@ -88,6 +88,33 @@ for (const kind of kinds) {
       ]);
     });
 
+    test("reasoning items are kept as the client got them (encrypted_content included) and replayed to the next turn", async () => {
+      const output = [
+        { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Thinking." }], encrypted_content: "gAAAAB-opaque" },
+        { type: "function_call", id: "fc_1", call_id: "call_1", name: "ls", arguments: "{}", status: "completed" },
+      ];
+      const answer = {
+        id: "resp_reasoned",
+        object: "response",
+        status: "completed",
+        model: "delta-dual",
+        output,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      };
+      mock.setScript({ provider: "delta" }, { kind: "error", status: 200, body: answer });
+      const first = await post({ model: "acme/dual", input: "list", include: ["reasoning.encrypted_content"] });
+      expect(first.json.output).toEqual(output);
+      expect(await kept("resp_reasoned")).toBe(true);
+      mock.reset();
+      const result = { type: "function_call_output", call_id: "call_1", output: "a.txt" };
+      expect((await post({ model: "acme/dual", previous_response_id: "resp_reasoned", input: [result] })).status).toBe(200);
+      expect((mock.requests.at(-1)!.body as { input: unknown[] }).input).toEqual([
+        { type: "message", role: "user", content: [{ type: "input_text", text: "list" }] },
+        ...output,
+        result,
+      ]);
+    });
+
     test("a stream is kept as its response.completed carried it, and GET serves that response", async () => {
       const r = await s.fetch("/v1/responses", {
         method: "POST",
@@ -103,6 +130,22 @@ for (const kind of kinds) {
       const next = await post({ model: "acme/gemini-only", previous_response_id: completed.id, input: "after the stream" });
       expect(next.status).toBe(200);
       expect(JSON.stringify(mock.requests.at(-1)!.body)).toContain("stream me");
+    });
+
+    test("a native Responses stream is kept from the upstream's response.completed, routing_metadata included", async () => {
+      const r = await s.fetch("/v1/responses", {
+        method: "POST",
+        body: JSON.stringify({ model: "acme/dual", input: "native stream", stream: true }),
+      });
+      expect(r.status).toBe(200);
+      expect(mock.requests.at(-1)!.route).toBe("responses");
+      const completed = parseSse(await r.text()).find(([name]) => name === "response.completed")![1].response as Record<string, any>;
+      expect(completed.routing_metadata.provider).toBe("delta");
+      expect(await kept(completed.id)).toBe(true);
+      expect((await get(`/v1/responses/${completed.id}`)).json).toEqual(completed);
+      const next = await post({ model: "acme/anthropic-only", previous_response_id: completed.id, input: "now on anthropic" });
+      expect(next.status).toBe(200);
+      expect(texts(mock.requests.at(-1)!.body)).toEqual(["native stream", "Hello from the mock upstream.", "now on anthropic"]);
     });
 
     test("GET returns the response as first sent; input_items lists what the model saw; DELETE removes it; then 404 and the 400", async () => {

@@ -25,7 +25,7 @@ class CapturingEncoder implements Transformer<PipelineEvent, string>, Controller
 
   start(c: Controller): void {
     this.target = c;
-    return this.inner.start?.(this) as undefined;
+    void this.inner.start?.(this);
   }
 
   transform(ev: PipelineEvent, c: Controller): void {
