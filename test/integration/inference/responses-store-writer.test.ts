@@ -6,6 +6,8 @@ import { sql } from "drizzle-orm";
 import { makeTestDb, testDatabaseKinds, type TestDb } from "../../support/databases";
 import { openDatabase, type Database } from "../../../src/platform/db/database";
 import { ResponseStore } from "../../../src/inference/responses/store/store";
+import { storedResponsesRepo } from "../../../src/inference/responses/store/repo";
+import { StoredResponseWriter } from "../../../src/inference/responses/store/writer";
 
 const kinds = await testDatabaseKinds();
 const response = (id: string, extra: Record<string, unknown> = {}) =>
@@ -60,6 +62,32 @@ for (const kind of kinds) {
       await store.flush();
       expect((await rows()).some((r) => r.id === "resp_deleted")).toBe(false);
       expect(await store.delete("ws_1", "resp_deleted", Date.now())).toBe(false);
+    });
+
+    test("a delete while the row's batch is being written is not undone by that batch's commit", async () => {
+      // The real table; the batch's transaction only starts once the delete has run (as on a pooled Postgres,
+      // where the delete's connection may commit first).
+      const repo = storedResponsesRepo(db);
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const writer = new StoredResponseWriter({ ...repo, insert: (batch) => gate.then(() => repo.insert(batch)) });
+      const now = Date.now();
+      writer.enqueue({
+        workspaceId: "ws_1",
+        id: "resp_in_flight",
+        input: "[]",
+        response: response("resp_in_flight"),
+        bytes: 10,
+        createdAt: now,
+        expiresAt: now + 60_000,
+      });
+      const flushing = writer.flush();
+      expect(writer.forget("ws_1", "resp_in_flight")).toBe(true);
+      expect(await repo.remove("ws_1", "resp_in_flight", now)).toBe(false);
+      open();
+      await flushing;
+      expect((await rows()).some((r) => r.id === "resp_in_flight")).toBe(false);
+      expect(writer.size()).toBe(0);
     });
 
     test("the sweep deletes expired rows, in chunks, and leaves live ones", async () => {
