@@ -46,6 +46,8 @@ for (const kind of kinds) {
       expect(errors.length).toBeGreaterThan(0);
       expect(store.queued()).toBe(1);
       expect((await store.find("ws_1", "resp_outage", Date.now()))?.input).toEqual([{ role: "user", content: "hi" }]);
+      // What is not queued cannot be read meanwhile: a 503 to retry, not a 500.
+      await expect(store.find("ws_1", "resp_elsewhere", Date.now())).rejects.toMatchObject({ code: "service_unavailable", status: 503 });
       await raw(`ALTER TABLE stored_responses_away RENAME TO stored_responses`);
       expect(await store.drain(2_000)).toBe(true);
       expect((await rows()).map((r) => [r.workspaceId, r.id])).toContainEqual(["ws_1", "resp_outage"]);

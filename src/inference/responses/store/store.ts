@@ -4,6 +4,7 @@
 // /v1/responses/{id}. Writes go through the write-behind queue (writer.ts), never on the answer's path;
 // expired rows are not found and a sweep deletes them. The database is the store, so in shared mode
 // every instance sees what another kept (once flushed: FLUSH_INTERVAL_MS).
+import { ApiError } from "../../../http/errors";
 import type { Database } from "../../../platform/db/database";
 import type { Logger } from "../../../platform/logger";
 import { storedResponsesRepo, type StoredResponsesRepo, type StoredRow } from "./repo";
@@ -97,7 +98,7 @@ export class ResponseStore {
   /** The kept response of this workspace, or null (unknown, expired, another workspace's, deleted). */
   async find(workspaceId: string, id: string, now: number): Promise<StoredResponse | null> {
     const queued = this.writer.peek(workspaceId, id);
-    const row = queued ?? (await this.repo.find(workspaceId, id, now));
+    const row = queued ?? (await this.repo.find(workspaceId, id, now).catch(unreachable));
     if (!row || row.expiresAt <= now) return null;
     return parseRow(row);
   }
@@ -105,7 +106,7 @@ export class ResponseStore {
   /** Deletes a kept response; false when there was none to delete. */
   async delete(workspaceId: string, id: string, now: number): Promise<boolean> {
     const queued = this.writer.forget(workspaceId, id);
-    const stored = await this.repo.remove(workspaceId, id, now);
+    const stored = await this.repo.remove(workspaceId, id, now).catch(unreachable);
     return queued || stored;
   }
 
@@ -152,6 +153,11 @@ export class ResponseStore {
       if (n < SWEEP_CHUNK) return total;
     }
   }
+}
+
+/** A read or delete the database cannot serve now: a 503 the client may retry, not a generic 500. */
+function unreachable(_err: unknown): never {
+  throw new ApiError("service_unavailable", "The gateway cannot reach its stored responses now; retry shortly.", { retryAfterSeconds: 1 });
 }
 
 function parseRow(row: StoredRow): StoredResponse | null {
