@@ -65,7 +65,9 @@ describe("responses.store false", () => {
 describe("responses.store_max_bytes", () => {
   let s: InProcessServer;
   beforeAll(async () => {
-    s = await startServer({ configFile: gatewayConfig(mock, { responses: { store_max_bytes: 2048 } }) });
+    // The inference class alone has a limit of its own: the store's routes must show it.
+    const limits = { inference: { per_minute: 7_777 }, management_reads: { per_minute: 100_000 } };
+    s = await startServer({ configFile: gatewayConfig(mock, { responses: { store_max_bytes: 2048 }, limits }) });
   });
   afterAll(async () => {
     await s.stop();
@@ -80,6 +82,17 @@ describe("responses.store_max_bytes", () => {
     const small = await post(s, { model: "acme/openai-only", input: "small" });
     expect(small.json.routing_metadata.warnings ?? []).not.toContainEqual(expect.objectContaining({ code: "store" }));
     expect(await keptBy(s, s.workspaceId, small.json.id)).toBe(true);
+  });
+
+  test("GET, DELETE and input_items take the inference rate class", async () => {
+    for (const [method, path] of [
+      ["GET", "/v1/responses/resp_x"],
+      ["DELETE", "/v1/responses/resp_x"],
+      ["GET", "/v1/responses/resp_x/input_items"],
+    ]) {
+      const r = await s.fetch(path!, { method });
+      expect(`${method} ${path} ${r.status} ${r.headers.get("x-ratelimit-limit-requests")}`).toBe(`${method} ${path} 404 7777`);
+    }
   });
 
   test("a native response the gateway did not keep is still followed up at the route that stored it", async () => {
