@@ -38,7 +38,8 @@ function responsesHandler(d: InferenceRouteDeps): RouteHandler {
     if (out.kind === "json") {
       const { nativeText, routing } = out.result;
       if (nativeText !== undefined) return keeping.kept(textReply(set, headers, withRoutingText(nativeText, routing)));
-      return keeping.kept(jsonReply(set, headers, renderResponse(out.result, { ...echo!, model: echo!.model || model })));
+      const rendered = renderResponse(out.result, { ...echo!, model: echo!.model || model });
+      return keeping.kept(jsonReply(set, headers, rendered), rendered);
     }
     // A translated attempt is possible only when the translation was made (echo is set then).
     const encoder = nativeStreamEncoder("responses", () => responsesStreamTransformer({ ...echo!, model: echo!.model || model }));

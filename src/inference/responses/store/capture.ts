@@ -16,7 +16,7 @@ class CapturingEncoder implements Transformer<PipelineEvent, string>, Controller
 
   constructor(
     private readonly inner: Transformer<PipelineEvent, string> & Partial<PlainChoiceFramer>,
-    private readonly onResponse: (responseText: string) => void,
+    private readonly onResponse: (responseText: string, response: unknown) => void,
   ) {}
 
   get desiredSize(): number | null {
@@ -49,8 +49,8 @@ class CapturingEncoder implements Transformer<PipelineEvent, string>, Controller
     this.captured = true;
     // After the write: the parse and the queueing never delay the event on its way to the client.
     setImmediate(() => {
-      const text = responseOfEvent(chunk);
-      if (text !== null) this.onResponse(text);
+      const response = responseOfEvent(chunk);
+      if (response !== null) this.onResponse(JSON.stringify(response), response);
     });
   }
 
@@ -63,13 +63,13 @@ class CapturingEncoder implements Transformer<PipelineEvent, string>, Controller
   }
 }
 
-/** The `response` of a terminal event's data line, as JSON text; null when it has none. */
-export function responseOfEvent(event: string): string | null {
+/** The `response` of a terminal event's data line; null when it has none. */
+export function responseOfEvent(event: string): object | null {
   const at = event.indexOf("\ndata: ");
   if (at < 0) return null;
   try {
     const data = JSON.parse(event.slice(at + 7)) as { response?: unknown };
-    return typeof data.response === "object" && data.response !== null ? JSON.stringify(data.response) : null;
+    return typeof data.response === "object" && data.response !== null ? data.response : null;
   } catch {
     return null;
   }
@@ -78,7 +78,7 @@ export function responseOfEvent(event: string): string | null {
 /** The encoder, its terminal response handed to `onResponse` (once, after it was written). */
 export function capturingEncoder(
   inner: Transformer<PipelineEvent, string>,
-  onResponse: (responseText: string) => void,
+  onResponse: (responseText: string, response: unknown) => void,
 ): Transformer<PipelineEvent, string> {
   const wrapped = new CapturingEncoder(inner, onResponse);
   // Keep the pass-through's test (`encoder.plainFrame` present) as the wrapped encoder answers it.

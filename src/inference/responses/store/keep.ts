@@ -18,8 +18,8 @@ export interface Keeping {
   warning?: Warning;
   /** The input kept with the answer; null: the answer is not kept. */
   input: unknown[] | null;
-  /** Queues the answer's text to be kept (after the current tick); returns it unchanged. */
-  kept: (responseText: string) => string;
+  /** Queues the answer's text (and that text parsed, when known) to be kept after the current tick; returns the text. */
+  kept: (responseText: string, response?: unknown) => string;
 }
 
 export const NOT_KEPT: Keeping = { input: null, kept: (text) => text };
@@ -41,9 +41,9 @@ export async function prepareKeeping(d: InferenceRouteDeps, store: ResponseStore
   // Cheap and certain: the earlier turns and this body already pass the bound; the exact size is known afterwards.
   const length = Number(request.headers.get("content-length") ?? 0);
   if (resolved.priorBytes + (Number.isFinite(length) ? length : 0) > store.maxBytes) return { ...base, warning: tooLarge(store.maxBytes) };
-  const kept = (text: string): string => {
+  const kept = (text: string, response?: unknown): string => {
     setImmediate(() => {
-      const r = store.keep(workspaceId, input, text, Date.now());
+      const r = store.keep(workspaceId, input, text, Date.now(), response);
       if (!r.kept && r.reason !== "not_a_response")
         d.inference.logger.warn("response not kept", { workspace_id: workspaceId, reason: r.reason, max_bytes: store.maxBytes });
     });

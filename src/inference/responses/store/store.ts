@@ -36,7 +36,6 @@ export interface StoredResponse {
 export type KeepResult = { kept: true } | { kept: false; reason: "too_large" | "queue_full" | "not_a_response" };
 
 const SWEEP_CHUNK = 500;
-const encoder = new TextEncoder();
 
 export class ResponseStore {
   readonly ttlMs: number;
@@ -64,17 +63,18 @@ export class ResponseStore {
 
   /** UTF-8 length of a JSON text, as checked against maxBytes. */
   static bytesOf(text: string): number {
-    return encoder.encode(text).length;
+    return Buffer.byteLength(text, "utf8");
   }
 
   /**
-   * Queues a finished response (its JSON text as sent) with the input the model saw. Not kept: an answer
+   * Queues a finished response (its JSON text as sent; `parsed`, that text parsed, when the caller has it)
+   * with the input the model saw. Not kept: an answer
    * that is not a response object with an ID, or a failed one, one over maxBytes, or a full queue.
    */
-  keep(workspaceId: string, input: readonly unknown[], responseText: string, now: number): KeepResult {
+  keep(workspaceId: string, input: readonly unknown[], responseText: string, now: number, parsed?: unknown): KeepResult {
     let response: { object?: unknown; id?: unknown; status?: unknown };
     try {
-      response = JSON.parse(responseText) as typeof response;
+      response = (parsed ?? JSON.parse(responseText)) as typeof response;
     } catch {
       return { kept: false, reason: "not_a_response" };
     }
