@@ -451,7 +451,8 @@ describe("Responses to a Responses-API route pass through whole", () => {
     expect(got.at(-1)![1]).toEqual(failed);
   });
 
-  test("a follow-up (previous_response_id) goes to the route that stored the response; an unknown or unstored one gets the documented 400", async () => {
+  // With the gateway's store off, such a follow-up is pinned to the route that stored it: responses-store-off.test.ts.
+  test("a follow-up (previous_response_id) is replayed from the gateway's copy; an unknown or unstored one gets the documented 400", async () => {
     const stored = {
       id: "resp_stored_1",
       object: "response",
@@ -465,7 +466,13 @@ describe("Responses to a Responses-API route pass through whole", () => {
     expect(first.status).toBe(200);
     const next = await responses({ model: "acme/dual", input: "and then?", previous_response_id: "resp_stored_1" });
     expect(next.status).toBe(200);
-    expect((mock.requests.at(-1)!.body as { previous_response_id: string }).previous_response_id).toBe("resp_stored_1");
+    // The gateway's copy replaces the provider's: the whole conversation goes, without previous_response_id.
+    const sent = mock.requests.at(-1)!.body as { previous_response_id?: string; input: unknown[] };
+    expect(sent.previous_response_id).toBeUndefined();
+    expect(sent.input).toEqual([
+      { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] },
+      { type: "message", role: "user", content: [{ type: "input_text", text: "and then?" }] },
+    ]);
     const unknown = await responses({ model: "acme/dual", input: "x", previous_response_id: "resp_never_seen" });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { param: string } }).error.param).toBe("previous_response_id");
