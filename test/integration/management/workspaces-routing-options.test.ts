@@ -157,7 +157,7 @@ describe("a database from before migration 0004 keeps its routing defaults", () 
       old.close();
       const db = await openDatabase(`sqlite:${path}`);
       try {
-        expect(await db.pendingMigrations()).toEqual(["0004_routing_options"]);
+        expect(await db.pendingMigrations()).toEqual(sqliteMigrations.slice(before).map((m) => m.tag));
         await db.migrate();
         const row = await routingDefaultsRepo(db).get("ws");
         expect(row).toEqual({ defaults: { optimize: "ttft", exclude_providers: ["beta"], allow_fallbacks: false }, updatedAt: 7 });
@@ -193,7 +193,7 @@ describe("a database from before migration 0004 keeps its routing defaults", () 
       });
       const db = await openDatabase(t.url);
       try {
-        expect(await db.pendingMigrations()).toEqual(["0004_routing_options"]);
+        expect(await db.pendingMigrations()).toEqual(postgresMigrations.filter((m) => m.tag >= "0004").map((m) => m.tag));
         await db.migrate();
         const row = await routingDefaultsRepo(db).get("ws");
         expect(row).toEqual({ defaults: { optimize: "ttft", exclude_providers: ["beta"], allow_fallbacks: false }, updatedAt: 7 });
