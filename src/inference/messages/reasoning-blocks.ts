@@ -4,6 +4,7 @@
 // run whose signature is a `swy1.` token, so that the client sends them back and they are restored as
 // they were.
 import { ANTHROPIC_FORMAT, decodeCarried, encodeCarried, reasoningText, type ReasoningDetail } from "../../providers/reasoning";
+import { detailOfBlock } from "../../providers/anthropic/reasoning-blocks";
 
 export interface ThinkingContent {
   type: "thinking";
@@ -21,12 +22,11 @@ export type ThinkingParam = { type: "thinking"; thinking: string; signature?: st
 
 /** The entries one thinking block stands for: a carried token's, else one Anthropic entry. */
 export function thinkingEntries(block: ThinkingParam): ReasoningDetail[] {
-  if (block.type === "redacted_thinking") return [{ type: "reasoning.encrypted", data: block.data, format: ANTHROPIC_FORMAT }];
-  const carried = block.signature === undefined ? null : decodeCarried(block.signature);
+  const carried = block.type === "thinking" && block.signature !== undefined ? decodeCarried(block.signature) : null;
   if (carried !== null) return carried;
-  const entry: ReasoningDetail = { type: "reasoning.text", text: block.thinking, format: ANTHROPIC_FORMAT };
-  if (block.signature) entry.signature = block.signature;
-  return [entry];
+  // Anthropic's own block: read as the Anthropic wire reads it in an answer.
+  const entry = detailOfBlock(block);
+  return entry ? [entry] : [];
 }
 
 /**

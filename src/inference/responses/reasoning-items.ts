@@ -3,6 +3,7 @@
 // other family's run of entries travels as one item whose encrypted_content is a `swy1.` token, so that
 // a signature made by Claude or Gemini comes back exactly when the client sends the item again.
 import { randomBase62 } from "../../platform/ids";
+import { itemDetails } from "../../providers/openai-responses/reasoning";
 import {
   decodeCarried,
   encodeCarried,
@@ -49,15 +50,8 @@ export function detailsFromReasoningItem(item: ReasoningInput): ReasoningDetail[
     const carried = decodeCarried(item.encrypted_content);
     if (carried !== null) return carried.length > 0 ? carried : null;
   }
-  const base: { format: ReasoningFormat; id?: string } = { format: RESPONSES_FORMAT };
-  if (item.id !== undefined) base.id = item.id;
-  const out: ReasoningDetail[] = [];
-  for (const part of item.summary ?? []) out.push({ type: "reasoning.summary", summary: part.text, ...base });
-  for (const part of item.content ?? []) out.push({ type: "reasoning.text", text: part.text, ...base });
-  if (typeof item.encrypted_content === "string") out.push({ type: "reasoning.encrypted", data: item.encrypted_content, ...base });
-  // An item with nothing in it still keeps its id (OpenAI matches items by it).
-  if (out.length === 0) out.push({ type: "reasoning.summary", summary: "", ...base });
-  return out;
+  // The client's item has the shape the Responses wire answers with: read as that wire reads its own.
+  return itemDetails({ ...item, content: item.content ?? undefined, type: "reasoning" });
 }
 
 /** The entries of one output item: a Responses item's own (same id) or another family's run. */

@@ -18,7 +18,9 @@ export function itemDetails(item: ResponsesOutputItemWire): ReasoningDetail[] {
     if (typeof part?.text === "string") out.push({ type: "reasoning.summary", summary: part.text, ...base });
   }
   for (const part of item.content ?? []) {
-    if (part?.type === "reasoning_text" && typeof part.text === "string") out.push({ type: "reasoning.text", text: part.text, ...base });
+    // Codex sends its own items' parts back typed "text".
+    if ((part?.type === "reasoning_text" || part?.type === "text") && typeof part.text === "string")
+      out.push({ type: "reasoning.text", text: part.text, ...base });
   }
   if (typeof item.encrypted_content === "string" && item.encrypted_content !== "") {
     out.push({ type: "reasoning.encrypted", data: item.encrypted_content, ...base });
