@@ -1,7 +1,9 @@
 // Internal request → Anthropic Messages API request (POST {root}/v1/messages).
 // Choices the OpenAI shape leaves to us:
-// - `response_format` json_object/json_schema has no Anthropic field: it becomes a system hint (with
-//   the schema when given) rather than a warning, because the model then nearly always complies.
+// - `response_format` json_schema with `strict: true` is Anthropic's structured output
+//   (`output_config.format`) on the models that have it; otherwise (json_object, a non-strict schema, an
+//   older model) it becomes a system hint with the schema rather than a warning, because the model then
+//   nearly always complies (a non-strict schema may not meet the rules structured output enforces).
 // - `temperature` above Anthropic's maximum of 1 is clamped, with a warning.
 // - `reasoning_effort` becomes extended thinking with a budget (thinking.ts); an assistant message's
 //   Anthropic reasoning goes back as its thinking blocks, signatures untouched (reasoning-blocks.ts).
@@ -12,7 +14,7 @@ import type { BuiltRequest, ChatRequest, ToolDef, UpstreamTarget, Warning } from
 import { isRecord } from "../content-parts";
 import { convertMessages, systemField } from "./messages";
 import { mergeExtensions } from "../extensions";
-import { applyThinking } from "./thinking";
+import { applyThinking, thinksAdaptively } from "./thinking";
 import { dropFinalThinking } from "./reasoning-blocks";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -49,7 +51,9 @@ const HANDLED = new Set([
 export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget): BuiltRequest {
   const warnings: Warning[] = [];
   const { system, messages } = convertMessages(req.messages, warnings);
-  const hint = jsonHint(req.response_format);
+  const schema = strictSchema(req.response_format);
+  const structured = schema !== undefined && hasStructuredOutputs(target.providerModelId);
+  const hint = structured ? undefined : jsonHint(req.response_format);
   if (hint) system.push([{ type: "text", text: hint }]);
 
   const body: Record<string, unknown> = {
@@ -69,6 +73,7 @@ export function buildAnthropicRequest(req: ChatRequest, target: UpstreamTarget):
     const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
+  if (structured) body.output_config = { format: { type: "json_schema", schema } };
   applyThinking(body, req, { routeMaxOutput: target.maxOutputTokens, modelId: target.providerModelId, turns: messages }, warnings);
   if (body.thinking === undefined) dropFinalThinking(messages);
   for (const [field, value] of Object.entries(req)) {
@@ -124,6 +129,17 @@ function toolChoice(choice: unknown, parallel: boolean | undefined): Record<stri
   }
   if (parallel === false && out?.type !== "none") out = { ...(out ?? { type: "auto" }), disable_parallel_tool_use: true };
   return out;
+}
+
+/** Claude models with structured outputs: Sonnet and Haiku 4.5, Opus 4.1 to 4.5, and every later one. */
+export function hasStructuredOutputs(modelId: string): boolean {
+  return thinksAdaptively(modelId) || /claude-(sonnet|haiku)-4-5(?!\d)|claude-opus-4-[1-5](?!\d)/.test(modelId);
+}
+
+/** A strict json_schema's schema (what structured output enforces as written), else undefined. */
+function strictSchema(format: ChatRequest["response_format"]): Record<string, unknown> | undefined {
+  if (format?.type !== "json_schema" || !isRecord(format.json_schema) || format.json_schema.strict !== true) return undefined;
+  return isRecord(format.json_schema.schema) ? format.json_schema.schema : undefined;
 }
 
 function jsonHint(format: ChatRequest["response_format"]): string | undefined {
