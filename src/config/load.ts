@@ -45,6 +45,8 @@ export interface Config {
   responseRouteTtlMs: number;
   /** The Responses store (config file `responses`): on unless `store` is false; rows expire after ttlMs; larger ones are not kept. */
   responsesStore: { enabled: boolean; ttlMs: number; maxBytes: number };
+  /** GET /metrics (observability/metrics): served without a key when `public`; a workspace label when `workspaceLabel`. */
+  metrics: { public: boolean; workspaceLabel: boolean };
   /** The adaptive router's tuning (config file `routing`): see routing/health.ts and docs/routing.md. */
   routing: RoutingTuning;
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
@@ -167,6 +169,10 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       enabled: file.responses?.store !== false,
       ttlMs: Math.floor((file.responses?.store_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
       maxBytes: file.responses?.store_max_bytes ?? DEFAULT_STORE_MAX_BYTES,
+    }),
+    metrics: Object.freeze({
+      public: e.SWITCHYARD_METRICS_PUBLIC === "1" || file.metrics?.public === true,
+      workspaceLabel: file.metrics?.workspace_label === true,
     }),
     routing: Object.freeze({
       exploreShare: file.routing?.explore_share ?? DEFAULT_ROUTING_TUNING.exploreShare,

@@ -23,6 +23,9 @@ export const EnvSchema = Type.Object({
   SWITCHYARD_UPSTREAM_CLIENT: Type.Union([Type.Literal("sockets"), Type.Literal("fetch")], {
     description: "'sockets' (the gateway's own HTTP/1.1 client) or 'fetch' (Bun's fetch)",
   }),
+  SWITCHYARD_METRICS_PUBLIC: Type.Optional(
+    Type.Union([Type.Literal("0"), Type.Literal("1")], { description: "1 (GET /metrics needs no key) or 0" }),
+  ),
   SWITCHYARD_HEAP_LIMIT_MB: Type.Integer({
     minimum: 0,
     description: "an integer number of MB of garbage allowed above the live heap (0 turns the memory governor off)",
@@ -154,6 +157,13 @@ export const FileConfigSchema = Type.Object(
           store_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
           store_max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
         },
+        { additionalProperties: false },
+      ),
+    ),
+    /** GET /metrics: `public` serves it without a key (a private network); `workspace_label` adds a workspace label. */
+    metrics: Type.Optional(
+      Type.Object(
+        { public: Type.Optional(Type.Boolean()), workspace_label: Type.Optional(Type.Boolean()) },
         { additionalProperties: false },
       ),
     ),
