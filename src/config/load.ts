@@ -47,6 +47,8 @@ export interface Config {
   responsesStore: { enabled: boolean; ttlMs: number; maxBytes: number };
   /** GET /metrics (observability/metrics): served without a key when `public`; a workspace label when `workspaceLabel`. */
   metrics: { public: boolean; workspaceLabel: boolean };
+  /** Traces (observability/tracing): the OTEL_* variables as set (on when an OTLP endpoint is), and config `tracing.record_content`. */
+  tracing: { otelEnv: Readonly<Record<string, string>>; recordContent: boolean };
   /** The adaptive router's tuning (config file `routing`): see routing/health.ts and docs/routing.md. */
   routing: RoutingTuning;
   /** Every `*_API_KEY` variable of the environment, for provider platform credentials. */
@@ -169,6 +171,12 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       enabled: file.responses?.store !== false,
       ttlMs: Math.floor((file.responses?.store_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
       maxBytes: file.responses?.store_max_bytes ?? DEFAULT_STORE_MAX_BYTES,
+    }),
+    tracing: Object.freeze({
+      otelEnv: Object.freeze(
+        Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[0].startsWith("OTEL_") && !!kv[1])),
+      ),
+      recordContent: file.tracing?.record_content === true,
     }),
     metrics: Object.freeze({
       public: e.SWITCHYARD_METRICS_PUBLIC === "1" || file.metrics?.public === true,

@@ -160,6 +160,8 @@ export const FileConfigSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** OpenTelemetry traces (on when OTEL_EXPORTER_OTLP_ENDPOINT is set): `record_content` adds prompts and completions to the spans. */
+    tracing: Type.Optional(Type.Object({ record_content: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
     /** GET /metrics: `public` serves it without a key (a private network); `workspace_label` adds a workspace label. */
     metrics: Type.Optional(
       Type.Object(
