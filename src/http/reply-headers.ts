@@ -9,3 +9,13 @@ export function withHeaders(res: Response, ...sources: Readonly<Record<string, u
   for (const source of sources) for (const name in source) h.set(name, String(source[name]));
   return res;
 }
+
+/** Milliseconds to 0.01, never below 0 (Server-Timing and routing_metadata.gateway_overhead_ms). */
+export function roundMs(ms: number): number {
+  return ms > 0 ? Math.round(ms * 100) / 100 : 0;
+}
+
+/** The `Server-Timing` value of an inference answer: the gateway's own time, then the upstreams'. */
+export function serverTiming(gatewayMs: number, upstreamMs: number): string {
+  return `gateway;dur=${roundMs(gatewayMs)}, upstream;dur=${roundMs(upstreamMs)}`;
+}

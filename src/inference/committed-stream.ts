@@ -11,7 +11,7 @@
 import type { DeltaEvent, PlainChoiceFramer, RawEvent, UpstreamError, Usage } from "../providers/types";
 import { costMicrodollars } from "../metering/pricing";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
-import type { PipelineEvent } from "./types";
+import type { CallTiming, PipelineEvent } from "./types";
 import { transportError, type AttemptPlan } from "./attempt";
 import { buildRecord } from "./record";
 import { reportFailure } from "./attempt-loop";
@@ -20,6 +20,7 @@ import { routingMetadata, upstreamFailure, type AttemptLog } from "./outcome";
 import type { NextEvent, UpstreamEvents } from "./upstream-events";
 import { SyncTransform } from "./sync-transform";
 import { copyRange } from "../platform/bytes";
+import { roundMs } from "../http/reply-headers";
 import { estimatedUsage, OutputCount } from "./usage-estimate";
 import { rememberServed } from "./responses/follow-up";
 import type { SessionClient, StreamSession } from "./stream-session";
@@ -38,6 +39,8 @@ export interface Committed {
   attempt: number;
   startedAt: number;
   ttftMs: number;
+  /** The call's clock readings: the first write to the client measures the gateway's own time (gateway_overhead_ms). */
+  timing: CallTiming;
 }
 
 export interface CallSite {
@@ -110,6 +113,8 @@ class CommittedStream implements SessionClient {
       const opening: string[] = [];
       for (const ev of this.s.first) for (const text of this.enc.push(ev)) opening.push(text);
       this.write(opening);
+      const t = this.s.timing;
+      t.overheadMs = performance.now() - t.startedAt - t.upstreamMs;
       this.session.writing();
       this.s.events.listen(this.onReady);
       if (this.encoder.plainFrame)
@@ -293,7 +298,9 @@ class CommittedStream implements SessionClient {
     };
     deps.records.enqueue(buildRecord(ctx, prepared, s.plan, outcome, s.startedAt));
     onSettled(cost, { provider: c.provider.id, byok: s.plan.apiKeySource === "byok" });
-    return { usage, routing: routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps }) };
+    const routing = routingMetadata(prepared, s.plan, cost, log, { ttftMs: s.ttftMs, throughputTps: tps });
+    routing.gateway_overhead_ms = roundMs(s.timing.overheadMs);
+    return { usage, routing };
   }
 }
 

@@ -3,7 +3,7 @@ import type { Endpoint } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import { authenticate, authOf } from "../http/auth";
 import { requestIdOf } from "../http/edge";
-import { withHeaders } from "../http/reply-headers";
+import { roundMs, serverTiming, withHeaders } from "../http/reply-headers";
 import { firstFieldError, validationApiError } from "./responses/validation-error";
 import { ExtensionsField, GatewayField, type Gateway } from "./gateway-schema";
 import type { ChatRequest, Warning } from "../providers/types";
@@ -71,6 +71,8 @@ export async function runInterfaceCall(
   translate: () => TranslatedCall,
   opts: { allowXApiKey?: boolean } = {},
 ): Promise<{ out: CallOutput; headers: Record<string, string>; requestId: string; model: string }> {
+  // The gateway's clock starts with the body in hand: its upload was the client's time.
+  const startedAt = performance.now();
   // Checked by the edge before the body was read (authOf); a key the cache knows is answered without a promise: no await (and its resumption) for it.
   const authed = authOf(request) ?? authenticate(d.keys, request.headers, [], opts);
   const auth = authed instanceof Promise ? await authed : authed;
@@ -95,7 +97,26 @@ export async function runInterfaceCall(
   );
   for (const name in out.headers) headers[name] = out.headers[name]!;
   headers["x-request-id"] = ctx.requestId;
+  headers["server-timing"] = timed(out, startedAt);
   return { out, headers, requestId: ctx.requestId, model: model || gateway?.models?.[0] || "" };
+}
+
+/**
+ * The Server-Timing value, with the gateway's own time put in routing_metadata: a JSON answer's until it
+ * is built (its serialisation aside); a stream's until its head, which its first write to the client
+ * then replaces in the final routing_metadata (committed-stream.ts).
+ */
+function timed(out: CallOutput, startedAt: number): string {
+  const elapsed = performance.now() - startedAt;
+  if (out.kind === "json") {
+    const upstreamMs = out.result.upstreamMs ?? 0;
+    out.result.routing.gateway_overhead_ms = roundMs(elapsed - upstreamMs);
+    return serverTiming(elapsed - upstreamMs, upstreamMs);
+  }
+  const t = out.open.timing;
+  t.startedAt = startedAt;
+  t.overheadMs = elapsed - t.upstreamMs;
+  return serverTiming(t.overheadMs, t.upstreamMs);
 }
 
 function withoutModel(r: ChatRequest): ChatRequest {

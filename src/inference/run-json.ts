@@ -14,6 +14,8 @@ import { rememberServed } from "./responses/follow-up";
 const tps = (outputTokens: number, ms: number): number | undefined => (outputTokens > 0 && ms > 0 ? (outputTokens * 1000) / ms : undefined);
 
 export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepared): Promise<PipelineResult> {
+  // Every attempt's wait on its upstream, failed ones included: the rest of the call is the gateway's own time.
+  let upstreamMs = 0;
   return runAttempts(deps, ctx, prepared, false, async (plan, attempt, log, startedAt) => {
     const c = plan.candidate;
     const p = c.provider;
@@ -24,6 +26,7 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
       readBody: true,
     });
     const latencyMs = performance.now() - t0;
+    upstreamMs += latencyMs;
     if (!out.ok) return { ok: false, error: out.error, cancelled: out.cancelled, latencyMs };
     let result;
     try {
@@ -59,7 +62,7 @@ export function runJson(deps: InferenceDeps, ctx: CallContext, prepared: Prepare
       ),
     );
     const routing = routingMetadata(prepared, plan, cost, log, { throughputTps });
-    const value: PipelineResult = { result, routing, apiKeySource: plan.apiKeySource };
+    const value: PipelineResult = { result, routing, apiKeySource: plan.apiKeySource, upstreamMs };
     if (plan.native) {
       value.nativeText = out.text!;
       rememberServed(deps, ctx, prepared, plan, result.id);

@@ -5,7 +5,7 @@
 import type { RawEvent, UpstreamError, Usage } from "../providers/types";
 import type { ProviderEntry } from "../catalog/types";
 import type { CallContext, InferenceDeps, ServedBy } from "./context";
-import type { PipelineEvent } from "./types";
+import type { CallTiming, PipelineEvent } from "./types";
 import { send, transportError, type AttemptPlan } from "./attempt";
 import { runAttempts } from "./attempt-loop";
 import type { Prepared } from "./prepare";
@@ -15,7 +15,11 @@ import { StreamSession, type SessionLimits } from "./stream-session";
 import { UpstreamAbort } from "../platform/upstream-abort";
 
 /** Opens the committed stream as bytes of one interface's wire format (the encoder writes its SSE text). */
-export type StreamOpener = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => ReadableStream<Uint8Array>;
+export interface StreamOpener {
+  (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number): ReadableStream<Uint8Array>;
+  /** The call's clock readings, shared with its committed stream (interface-call.ts sets the start and the head's overhead). */
+  readonly timing: CallTiming;
+}
 
 type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
 
@@ -36,7 +40,14 @@ const clientGone = () => new DOMException("client gone", "AbortError");
  * then and the client's departure (which stops the upstream: the attempt ends cancelled); once the
  * content is in, the session goes on with the committed stream.
  */
-async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, attempt: number, startedAt: number): Promise<Opened> {
+async function open(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  plan: AttemptPlan,
+  attempt: number,
+  startedAt: number,
+  timing: CallTiming,
+): Promise<Opened> {
   const p = plan.candidate.provider;
   const abort = new UpstreamAbort();
   const session = new StreamSession(limitsOf(deps, p), abort);
@@ -79,7 +90,7 @@ async function open(deps: InferenceDeps, ctx: CallContext, plan: AttemptPlan, at
         session.commit();
         const ttftMs = session.now() - session.t0;
         deps.health.recordFirstToken(plan.candidate.routeKey, ttftMs, Date.now());
-        return { ok: true, committed: { plan, events, session, first: [...early, ev], usage, attempt, startedAt, ttftMs } };
+        return { ok: true, committed: { plan, events, session, first: [...early, ev], usage, attempt, startedAt, ttftMs, timing } };
       }
     }
   } catch (err) {
@@ -96,12 +107,20 @@ export function runStream(
   prepared: Prepared,
   onSettled: (costMicro: number, served: ServedBy) => void,
 ): Promise<StreamOpener> {
+  // The upstreams' share is every failed attempt's time and the served one's until its first content: the
+  // gateway waits for that content before it commits to an attempt (it may still fail over until then).
+  const timing: CallTiming = { startedAt: performance.now(), upstreamMs: 0, overheadMs: 0 };
   return runAttempts(deps, ctx, prepared, true, async (plan, attempt, log, startedAt) => {
-    const opened = await open(deps, ctx, plan, attempt, startedAt);
-    if (!opened.ok) return opened;
+    const opened = await open(deps, ctx, plan, attempt, startedAt, timing);
+    if (!opened.ok) {
+      timing.upstreamMs += opened.latencyMs;
+      return opened;
+    }
     const c = opened.committed;
+    timing.upstreamMs += c.ttftMs;
     const site = { deps, ctx, prepared, log, onSettled };
-    return { ok: true, value: (encoder, keepAliveMs) => committedStream(site, c, encoder, keepAliveMs) };
+    const opener = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => committedStream(site, c, encoder, keepAliveMs);
+    return { ok: true, value: Object.assign(opener, { timing }) };
   });
 }
 

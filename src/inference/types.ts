@@ -28,6 +28,24 @@ export interface RoutingMetadata {
   cost: { usd: number; microdollars: number };
   warnings: Warning[];
   attempts: AttemptSummary[];
+  /**
+   * The gateway's own time (ms, to 0.01): the call's time in the gateway minus the upstreams' (CallTiming).
+   * Set when the answer is built (interface-call.ts), for a stream when its first bytes went to the client.
+   */
+  gateway_overhead_ms?: number;
+}
+
+/**
+ * A call's readings of the monotonic clock (performance.now, ms), a few per call and never per chunk:
+ * the Server-Timing header and routing_metadata.gateway_overhead_ms come from them.
+ */
+export interface CallTiming {
+  /** When the route's handler began, the body read and parsed (its upload is the client's time, not the gateway's). */
+  startedAt: number;
+  /** The upstreams' share: every attempt's time until its answer (JSON), or until its first content (stream). */
+  upstreamMs: number;
+  /** A stream's own time until its first bytes were written to the client, minus upstreamMs (until then, the head's). */
+  overheadMs: number;
 }
 
 /** A completed non-streaming call. */
@@ -38,6 +56,8 @@ export interface PipelineResult {
   apiKeySource: "platform" | "byok";
   /** A native attempt's answer as the provider wrote it (JSON text): the client gets it with routing_metadata added. */
   nativeText?: string;
+  /** The upstreams' time (ms), summed over every attempt: failed ones were waits on an upstream too. */
+  upstreamMs?: number;
 }
 
 /**
