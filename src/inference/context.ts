@@ -12,6 +12,7 @@ import type { ResponseRouteMemory } from "./responses/route-memory";
 import type { ResponseStore } from "./responses/store/store";
 import type { StickyStore } from "./sticky/store";
 import type { StickyState } from "./sticky/route";
+import type { CallSpan, Tracing } from "../observability/tracing/types";
 
 export interface ByokLookup {
   /** The workspace's default, enabled BYOK key for the provider, or null (from memory). */
@@ -36,6 +37,8 @@ export interface CallContext {
   readonly headers?: Headers;
   /** The conversation and the route it is stuck to, set before planning when a route caches cheaply (sticky/route.ts). */
   sticky?: StickyState;
+  /** The call's spans, when tracing is on (observability/tracing): the attempt loop reports its attempts to it. */
+  span?: CallSpan;
 }
 
 /** Who served a call: after a fallback this may differ from the route the reservation was made for. */
@@ -91,4 +94,6 @@ export interface InferenceDeps {
   sticky?: StickyStore;
   /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
   clientGoneDrainMs?: number;
+  /** OpenTelemetry traces; absent (and the SDK not loaded) unless an OTLP endpoint is configured. */
+  tracing?: Tracing;
 }
