@@ -6,6 +6,7 @@ import { edge, edgeSteps } from "./http/edge";
 import { hotRoutes } from "./http/hot-routes";
 import { MAX_JSON_DEPTH } from "./http/body";
 import { systemRoutes } from "./http/system-routes";
+import { metricsRoutes } from "./observability/metrics/routes";
 import { docsRoutes, type Spec } from "./http/docs-routes";
 import { catalogRoutes } from "./catalog/routes";
 import { modelsErrorRenderer, modelsRoutes } from "./catalog/models-routes";
@@ -84,6 +85,7 @@ export function createApp(deps: Deps) {
       }),
     )
     .use(systemRoutes(deps))
+    .use(metricsRoutes({ metrics: deps.metrics, keys: deps.keys, public: deps.config.metrics.public }))
     .use(catalogRoutes(deps.catalog))
     .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys }))
     .use(inference[0]!.plugin)

@@ -31,6 +31,7 @@ import { edenPacer } from "./platform/memory-governor";
 import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
 import { MemoryStickyStore, type StickyStore } from "./inference/sticky/store";
 import { ResponseStore } from "./inference/responses/store/store";
+import { GatewayMetrics } from "./observability/metrics/gateway-metrics";
 
 // The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
 // when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
@@ -52,6 +53,8 @@ export interface Deps {
   budgets: BudgetCounters;
   limiter: RateLimiter;
   inference: InferenceDeps;
+  /** The Prometheus families behind GET /metrics (observability/metrics). */
+  metrics: GatewayMetrics;
   /** Which route and credential served each Responses ID (Redis in shared mode), for `previous_response_id`. */
   responseRoutes: ResponseRouteMemory;
   /** The Responses the gateway keeps, in the database (config `responses.store`, on by default). */
@@ -132,6 +135,7 @@ function inferenceDeps(d: {
   responseRoutes: ResponseRouteMemory;
   responseStore: ResponseStore | undefined;
   sticky: StickyStore | undefined;
+  metrics: GatewayMetrics;
 }): InferenceDeps {
   const { credits, records } = d;
   return {
@@ -144,6 +148,7 @@ function inferenceDeps(d: {
     records: {
       enqueue(record: RequestRecord) {
         credits.debitRecord(record);
+        d.metrics.record(record);
         records.enqueue(record);
       },
     },
@@ -153,6 +158,7 @@ function inferenceDeps(d: {
       budgets: d.budgets,
       writer: records,
       enforceCredits: d.config.file.credits?.enforce === true,
+      onBudgetRefused: d.metrics.budgetRefused,
     }),
     logger: d.logger,
     send: d.upstream.send,
@@ -200,7 +206,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
   connectManagement(management, budgets, shared, logger);
-  const limiter: RateLimiter = shared?.limiter ?? new MemoryRateLimiter(limits);
+  const metrics = new GatewayMetrics({ catalog, health, records, workspaceLabel: config.metrics.workspaceLabel });
+  const limiter: RateLimiter = metrics.countingLimiter(shared?.limiter ?? new MemoryRateLimiter(limits));
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
   const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
   const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
@@ -225,6 +232,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     responseRoutes,
     responseStore,
     sticky,
+    metrics,
   });
   return {
     config,
@@ -239,6 +247,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     budgets,
     limiter,
     inference,
+    metrics,
     responseRoutes,
     ...(responseStore ? { responseStore } : {}),
     ...(shared ? { shared } : {}),

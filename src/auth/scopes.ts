@@ -1,5 +1,5 @@
 // The closed set of scopes (API document §5.6 and CONTRACT §3). Inference and /v1/me need a valid key
-// and no scope: every key may call models.
+// and no scope: every key may call models. `metrics:read` is for GET /metrics (a Prometheus scraper's key).
 export const SCOPES = [
   "workspace:read",
   "workspace:write",
@@ -16,6 +16,7 @@ export const SCOPES = [
   "members:read",
   "members:write",
   "audit:read",
+  "metrics:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

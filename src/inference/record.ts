@@ -6,6 +6,9 @@ import type { CallContext } from "./context";
 import type { AttemptPlan } from "./attempt";
 import type { Prepared } from "./prepare";
 
+/** A record as handed to the queue: the usage's cache writes ride along for the metrics (request_records has no column for them). */
+export type MeteredRecord = RequestRecord & { cacheWriteTokens?: number };
+
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 
 export interface AttemptOutcome {
@@ -28,7 +31,7 @@ export function buildRecord(
   plan: AttemptPlan | null,
   o: AttemptOutcome,
   startedAt: number,
-): RequestRecord {
+): MeteredRecord {
   return {
     recordId: newId(),
     requestId: ctx.requestId,
@@ -51,6 +54,7 @@ export function buildRecord(
     outputTokens: o.usage.outputTokens,
     cachedTokens: o.usage.cachedTokens,
     reasoningTokens: o.usage.reasoningTokens,
+    cacheWriteTokens: o.usage.cacheWriteTokens,
     costMicrodollars: o.costMicrodollars,
     usageEstimated: o.usageEstimated === true,
     routingStrategy: prepared.strategy,

@@ -5,6 +5,7 @@
 import { ApiError } from "../http/errors";
 import type { Admission, Admitted, CallContext, Guards } from "../inference/context";
 import type { BudgetCounters, ReserveResult } from "./budgets";
+import type { BudgetPeriod } from "./periods";
 import type { CreditHold, CreditHolds } from "./credit-holds";
 import type { CreditService } from "./credits";
 import type { RecordWriter } from "./record-writer";
@@ -16,6 +17,8 @@ export interface GuardDeps {
   budgets: BudgetCounters;
   writer: RecordWriter;
   enforceCredits: boolean;
+  /** Told of each call a budget refuses, with the budget's period (the metrics). */
+  onBudgetRefused?: (period: BudgetPeriod) => void;
 }
 
 const noCredit = () => new ApiError("insufficient_credits", "The workspace's credit balance is not positive; add credit to continue.");
@@ -32,6 +35,7 @@ export function meteringGuards(d: GuardDeps): Guards {
   const admitted = (r: ReserveResult, hold: CreditHold | null): Admitted => {
     if (!r.ok) {
       if (hold) ignoreFailure(d.creditHolds.release(hold));
+      d.onBudgetRefused?.(r.budget.period);
       return { ok: false, error: new ApiError("budget_exceeded", r.message) };
     }
     let done = false;

@@ -59,6 +59,8 @@ export interface RecordWriterStatus {
   healthy: boolean;
   /** Records the database refused, set aside in dead_letter_records since start-up. */
   deadLettered: number;
+  /** Records committed to request_records since start-up (a retried batch's records count once). */
+  written: number;
 }
 
 export interface DrainResult {
@@ -88,9 +90,13 @@ export class RecordWriter {
   private lastError: string | null = null;
   private lastFlushAt: number | null = null;
   private deadLettered = 0;
+  private written = 0;
   private readonly isolateHooks: IsolateHooks = {
     now: () => this.now(),
-    written: (records) => this.flushed(records),
+    written: (records) => {
+      this.written += records.length;
+      this.flushed(records);
+    },
     remaining: (records) => {
       this.pending = records;
     },
@@ -137,6 +143,7 @@ export class RecordWriter {
       lastFlushAt: this.lastFlushAt,
       healthy: this.failures === 0,
       deadLettered: this.deadLettered,
+      written: this.written,
     };
   }
 
@@ -205,6 +212,7 @@ export class RecordWriter {
     } catch (err) {
       return isDataRefusal(err) ? isolateRefused(this.db, batch, err, this.isolateHooks) : err;
     }
+    this.written += batch.length;
     this.flushed(batch);
     return null;
   }
