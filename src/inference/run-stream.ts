@@ -18,7 +18,7 @@ import { UpstreamAbort } from "../platform/upstream-abort";
 export interface StreamOpener {
   (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number): ReadableStream<Uint8Array>;
   /** The call's clock readings, shared with its committed stream (interface-call.ts sets the start and the head's overhead). */
-  readonly timing: CallTiming;
+  timing: CallTiming;
 }
 
 type Opened = { ok: true; committed: Committed } | { ok: false; error: UpstreamError; cancelled: boolean; latencyMs: number };
@@ -119,8 +119,9 @@ export function runStream(
     const c = opened.committed;
     timing.upstreamMs += c.ttftMs;
     const site = { deps, ctx, prepared, log, onSettled };
-    const opener = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => committedStream(site, c, encoder, keepAliveMs);
-    return { ok: true, value: Object.assign(opener, { timing }) };
+    const opener = ((encoder, keepAliveMs) => committedStream(site, c, encoder, keepAliveMs)) as StreamOpener;
+    opener.timing = timing;
+    return { ok: true, value: opener };
   });
 }
 
