@@ -31,6 +31,7 @@ import { edenPacer } from "./platform/memory-governor";
 import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
 import { MemoryStickyStore, type StickyStore } from "./inference/sticky/store";
 import { ResponseStore } from "./inference/responses/store/store";
+import { tracingSettings } from "./observability/tracing/settings";
 import { GatewayMetrics } from "./observability/metrics/gateway-metrics";
 
 // The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
@@ -172,6 +173,9 @@ function inferenceDeps(d: {
 
 export async function createDeps(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Deps> {
   const catalog = loadCatalog(config);
+  // The OpenTelemetry SDK is loaded only when an OTLP endpoint is set (observability/tracing/otel.ts).
+  const traced = tracingSettings(config.tracing.otelEnv);
+  const tracing = traced && (await import("./observability/tracing/otel")).startTracing(traced, config.tracing.recordContent, logger);
   const db = await openDatabase(config.databaseUrl);
   const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
   const keys = new ApiKeyCache(repos.apiKeys);
@@ -234,6 +238,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     sticky,
     metrics,
   });
+  if (tracing) inference.tracing = tracing;
   return {
     config,
     logger,
@@ -269,6 +274,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       if (!drained.complete) logger.error("shutdown: request records not written", { remaining: drained.remaining });
       if (kept === false) logger.error("shutdown: stored responses not written", { remaining: responseStore!.queued() });
       upstream.close();
+      await tracing?.shutdown();
       await shared?.close();
       await db.close();
     },
