@@ -60,12 +60,14 @@ export async function runAttempts<T>(
       if (!deps.health.tryAcquireProbe(c.routeKey, startedAt, ctx.workspaceId)) continue;
       const attempt = log.length + 1;
       release(false);
+      ctx.span?.attemptStarted(plan, attempt);
       const r = await tryOne(plan, attempt, log, startedAt);
       if (r.ok) {
         rememberSticky(deps, ctx, c);
         return r.value;
       }
       const { error, latencyMs } = r;
+      ctx.span?.attemptFailed(error, r.cancelled);
       const failure = { attempt, final: false, success: false, latencyMs, ttftMs: null, usage: ZERO_USAGE, costMicrodollars: 0 };
       if (r.cancelled) {
         deps.health.releaseProbe(c.routeKey);

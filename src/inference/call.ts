@@ -1,15 +1,17 @@
 // One inference call end to end, for any interface: prepare (validate gateway fields, resolve models,
 // plan routes), admit (credits, budgets), run (JSON or stream), settle. Interfaces only translate.
 import type { Endpoint } from "../catalog/types";
-import type { CallContext, InferenceDeps } from "./context";
+import type { CallContext, InferenceDeps, ServedBy } from "./context";
 import { prepareCall, type IncomingCall } from "./prepare";
 import { maxCostMicrodollars } from "./max-cost";
 import { recallFollowUp } from "./responses/follow-up";
 import { lookupSticky, type StickyState } from "./sticky/route";
 import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
-import type { PipelineResult } from "./types";
+import type { PipelineEvent, PipelineResult } from "./types";
 import type { Candidate } from "../routing/types";
+import type { CallSpan, Tracing } from "../observability/tracing/types";
+import { tagTraceId } from "../observability/tracing/trace-tag";
 
 export type CallOutput =
   | { kind: "json"; result: PipelineResult; headers: Record<string, string> }
@@ -25,12 +27,46 @@ function anyByok(deps: InferenceDeps, workspaceId: string, candidates: readonly 
   return false;
 }
 
-export async function runCall(
+export function runCall(
   deps: InferenceDeps,
   ctx: CallContext,
   incoming: IncomingCall,
   endpoint: Endpoint,
   stream: boolean,
+): Promise<CallOutput> {
+  // Tracing off: this one check is all it costs (no async wrapper either).
+  const tracing = deps.tracing;
+  if (tracing === undefined) return call(deps, ctx, incoming, endpoint, stream, undefined);
+  return tracedCall(tracing, deps, ctx, incoming, endpoint, stream);
+}
+
+/** The call inside its SERVER span, which ends with the answer (a stream's: when it settles) or the error. */
+async function tracedCall(
+  tracing: Tracing,
+  deps: InferenceDeps,
+  ctx: CallContext,
+  incoming: IncomingCall,
+  endpoint: Endpoint,
+  stream: boolean,
+): Promise<CallOutput> {
+  const span = tracing.startCall(ctx.headers, endpoint);
+  ctx.span = span;
+  if (ctx instanceof RequestCallContext) ctx.tagTrace(span.traceId);
+  try {
+    return await call(deps, ctx, incoming, endpoint, stream, span);
+  } catch (err) {
+    span.failed(err);
+    throw err;
+  }
+}
+
+async function call(
+  deps: InferenceDeps,
+  ctx: CallContext,
+  incoming: IncomingCall,
+  endpoint: Endpoint,
+  stream: boolean,
+  span: CallSpan | undefined,
 ): Promise<CallOutput> {
   // A Responses follow-up goes where its response lives (the shared store may answer asynchronously).
   const recalled = recallFollowUp(deps, ctx, incoming.native);
@@ -38,6 +74,7 @@ export async function runCall(
   const sticky = lookupSticky(deps, ctx, incoming);
   if (sticky) await sticky;
   const prepared = prepareCall(deps, ctx, incoming, endpoint, recalled instanceof Promise ? await recalled : recalled);
+  span?.prepared(prepared);
   // Reserve against the first candidate: the one that serves the call unless it fails over.
   const first = prepared.candidates[0]!;
   const byok = hasByok(deps, ctx.workspaceId, first);
@@ -56,18 +93,31 @@ export async function runCall(
     if (!stream) {
       const result = await runJson(deps, ctx, prepared);
       admission.settle(result.routing.cost.microdollars, { provider: result.routing.provider, byok: result.apiKeySource === "byok" });
+      span?.answered(result);
       const pending = deps.guards.successHeaders(ctx, headers);
       if (pending) await pending;
       return { kind: "json", result, headers };
     }
-    const open = await runStream(deps, ctx, prepared, (cost, served) => admission.settle(cost, served));
+    const onSettled = span
+      ? (cost: number, served: ServedBy) => {
+          admission.settle(cost, served);
+          span.settled(cost);
+        }
+      : (cost: number, served: ServedBy) => admission.settle(cost, served);
+    const open = await runStream(deps, ctx, prepared, onSettled);
     const pending = deps.guards.successHeaders(ctx, headers);
     if (pending) await pending;
-    return { kind: "stream", open, headers };
+    return { kind: "stream", open: span ? observed(open, span) : open, headers };
   } catch (err) {
     admission.release();
     throw err;
   }
+}
+
+/** The stream with its encoder watched by the call's span (its other fields, such as its timing, kept). */
+function observed(open: StreamOpener, span: CallSpan): StreamOpener {
+  const watched = (encoder: Transformer<PipelineEvent, string>, keepAliveMs: number) => open(span.observe(encoder), keepAliveMs);
+  return Object.assign(watched, open);
 }
 
 /**
@@ -82,6 +132,8 @@ class RequestCallContext implements CallContext {
   readonly customFields: Record<string, string> | null;
   /** Set before planning (sticky/route.ts); declared so that every context has one shape. */
   sticky: StickyState | undefined = undefined;
+  /** The call's spans when tracing is on (set by runCall). */
+  span: CallSpan | undefined = undefined;
 
   constructor(
     readonly requestId: string,
@@ -95,6 +147,11 @@ class RequestCallContext implements CallContext {
     this.userId = metadata?.user_id ?? null;
     this.tags = metadata?.tags ?? null;
     this.customFields = metadata?.custom_fields ?? null;
+  }
+
+  /** The request carries its trace's ID for its log line (http/edge.ts). */
+  tagTrace(traceId: string): void {
+    tagTraceId(this.request, traceId);
   }
 
   get signal(): AbortSignal {
