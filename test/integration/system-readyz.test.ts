@@ -1,10 +1,12 @@
 // Issue 56 item 4: /readyz names what is degraded. Not ready (503) only while draining or with the
 // database unreachable; Redis down, a record dead-lettered or a backlog answer 200 with the parts named,
 // and the reasons stay generic (the endpoint needs no key).
+import { Database as BunSqlite } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
+import { RECORD_BACKLOG } from "../../src/http/system-routes";
 import { testDatabaseKinds } from "../support/databases";
 import { startServer, type InProcessServer } from "../support/server";
-import { makeRecord } from "./metering/test-db";
+import { makeRecord, waitFor } from "./metering/test-db";
 
 const kinds = await testDatabaseKinds();
 
@@ -53,6 +55,30 @@ for (const db of kinds) {
     });
   });
 }
+
+describe("/readyz with the record writer behind", () => {
+  test("records not being written and a backlog are named, and ready again once they are written", async () => {
+    const s = await startServer({ db: "sqlite" });
+    // A second connection holds SQLite's write lock: the writer's batch waits out its busy timeout and fails.
+    const lock = new BunSqlite(s.deps.config.databaseUrl.slice("sqlite:".length));
+    try {
+      lock.run("BEGIN IMMEDIATE");
+      for (let i = 0; i < RECORD_BACKLOG; i++) s.deps.records.enqueue(makeRecord({ workspaceId: s.workspaceId, chargeCredits: false }));
+      expect(await waitFor(() => !s.deps.records.status().healthy, 5_000)).toBe(true);
+      const r = await readyz(s);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ status: "degraded", degraded: ["records", "records_backlog"], records: { healthy: false } });
+      expect((r.json.records as { queued: number }).queued).toBe(RECORD_BACKLOG);
+      expect(JSON.stringify(r.json)).not.toContain("locked");
+      lock.run("ROLLBACK");
+      expect((await s.deps.records.drain(15_000)).complete).toBe(true);
+      expect(await readyz(s)).toEqual({ status: 200, json: { status: "ready" } });
+    } finally {
+      lock.close();
+      await s.stop();
+    }
+  }, 30_000);
+});
 
 describe("/readyz in shared mode with Redis unreachable", () => {
   test("200, `redis` named degraded, no driver message in the answer", async () => {
