@@ -260,7 +260,7 @@ export class GatewayMetrics {
     const now = this.now;
     new Gauge({
       name: "switchyard_route_circuit_open",
-      help: "1 while a route's circuit is open or half-open (no traffic but a probe), else 0; routes attempted since start.",
+      help: "1 while a route's circuit is open or half-open (no traffic but a probe), else 0; every route the router has ranked since start.",
       labelNames: ["provider", "model"],
       registers: [r],
       collect() {
