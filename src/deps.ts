@@ -167,6 +167,7 @@ function inferenceDeps(d: {
     responseRoutes: d.responseRoutes,
     ...(d.responseStore ? { responseStore: d.responseStore } : {}),
     sticky: d.sticky,
+    streams: { opened: d.metrics.streamOpened, closed: d.metrics.streamClosed },
     keepAliveMs: 15_000,
   };
 }

@@ -94,6 +94,8 @@ export interface InferenceDeps {
   sticky?: StickyStore;
   /** How long a stream is read for its usage after the client left (default committed-stream.ts CLIENT_GONE_DRAIN_MS). */
   clientGoneDrainMs?: number;
+  /** Told when a stream's response opens and when it ends (the switchyard_active_streams gauge). */
+  streams?: { opened(): void; closed(): void };
   /** OpenTelemetry traces; absent (and the SDK not loaded) unless an OTLP endpoint is configured. */
   tracing?: Tracing;
 }
