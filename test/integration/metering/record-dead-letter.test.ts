@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
 }
 
 for (const dialect of DIALECTS) {
-  test(`on ${dialect}, a dead-lettered record is logged with its ids and counted in /readyz, which stays ready`, async () => {
+  test(`on ${dialect}, a dead-lettered record is logged with its ids and named degraded in /readyz, which stays 200`, async () => {
     const s = await startServer({ db: dialect });
     try {
       const poisoned = makeRecord({ workspaceId: s.workspaceId, latencyMs: NaN, chargeCredits: false });
@@ -176,7 +176,12 @@ for (const dialect of DIALECTS) {
       await s.deps.records.drain(5000);
       const r = await s.fetch("/readyz", { key: null });
       expect(r.status).toBe(200);
-      expect(await r.json()).toEqual({ status: "ready", records: { deadLettered: 1 } });
+      expect(await r.json()).toEqual({
+        status: "degraded",
+        degraded: ["dead_letter"],
+        reasons: ["request records refused by the database; see dead_letter_records"],
+        records: { deadLettered: 1 },
+      });
       const logged = s.logs
         .map((l) => JSON.parse(l) as Record<string, unknown>)
         .filter((l) => String(l.msg).includes("dead_letter_records"));
