@@ -24,6 +24,7 @@ export interface ExportedSpan {
 
 export interface Export {
   contentType: string;
+  headers: Headers;
   body: Uint8Array;
 }
 
@@ -68,7 +69,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     hostname: "127.0.0.1",
     async fetch(req) {
       if (req.method !== "POST" || new URL(req.url).pathname !== "/v1/traces") return new Response("not found", { status: 404 });
-      exports.push({ contentType: req.headers.get("content-type") ?? "", body: new Uint8Array(await req.arrayBuffer()) });
+      exports.push({
+        contentType: req.headers.get("content-type") ?? "",
+        headers: req.headers,
+        body: new Uint8Array(await req.arrayBuffer()),
+      });
       // An empty ExportTraceServiceResponse: success, in either encoding.
       const json = (req.headers.get("content-type") ?? "").includes("json");
       return json

@@ -48,7 +48,13 @@ describe("traces over OTLP/HTTP (http/json)", () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    g = await startGateway({ env: { ...otelEnv(receiver.url, "http/json"), OTEL_SERVICE_NAME: "gateway-under-test" } });
+    g = await startGateway({
+      env: {
+        ...otelEnv(receiver.url, "http/json"),
+        OTEL_SERVICE_NAME: "gateway-under-test",
+        OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=t%20123",
+      },
+    });
   });
   afterAll(async () => {
     await g.stop();
@@ -171,6 +177,18 @@ describe("traces over OTLP/HTTP (http/json)", () => {
     expect(r.status).toBe(404);
     const spans = await receiver.waitFor(settledCall(traceId, 0));
     expect(callSpans(spans, traceId).server[0]!.attributes["error.type"]).toBe((await r.json()).error.code);
+  });
+
+  test("the exporter sends OTEL_EXPORTER_OTLP_HEADERS; a client's unsampled trace is not exported (parent-based sampling)", async () => {
+    g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: ANSWER });
+    const unsampled = hex(16);
+    expect((await chat(g, { model: "acme/openai-only" }, `00-${unsampled}-${hex(8)}-00`)).status).toBe(200);
+    const sampled = hex(16);
+    expect((await chat(g, { model: "acme/openai-only" }, `00-${sampled}-${hex(8)}-01`)).status).toBe(200);
+    // Spans are exported in the order they end: once the later call's are in, the earlier one's would be.
+    const spans = await receiver.waitFor(settledCall(sampled, 1));
+    expect(spans.some((s) => s.traceId === unsampled)).toBe(false);
+    expect(receiver.exports.every((e) => e.headers.get("x-collector-token") === "t 123")).toBe(true);
   });
 
   test("no span holds the client's key, a provider key or the messages' text", () => {
