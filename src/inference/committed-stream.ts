@@ -91,6 +91,7 @@ class CommittedStream implements SessionClient {
     this.session = s.session;
     for (const ev of s.first) this.count(ev);
     this.session.serve(this, keepAliveMs);
+    site.deps.streams?.opened();
   }
 
   /** The body: a "direct" stream (Bun) writes straight to the response sink, no queue, no promise per chunk. */
@@ -264,6 +265,7 @@ class CommittedStream implements SessionClient {
   /** Records, measures and settles the attempt — exactly once, whichever of end, failure or cancellation comes first. */
   private finish(statusCode: number, errorCode: string | null, error?: UpstreamError) {
     if (!this.session.settle()) return null;
+    this.site.deps.streams?.closed();
     // The pull ends once the caller has written the last event (this runs before its continuation).
     this.done?.();
     const { deps, ctx, prepared, log, onSettled } = this.site;

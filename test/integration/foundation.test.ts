@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type InProcessServer } from "../support/server";
 import { testDatabaseKinds } from "../support/databases";
 import { eventually } from "../support/spawn";
+import { SCOPES } from "../../src/auth/scopes";
 
 const kinds = await testDatabaseKinds();
 
@@ -29,7 +30,7 @@ for (const kind of kinds) {
       expect(me.workspace_id).toBe(s.workspaceId);
       expect(me.key_prefix).toBe(s.adminKey.slice(0, 10));
       expect(Object.keys(me).sort()).toEqual(["api_key_id", "created_at", "expires_at", "key_prefix", "name", "scopes", "workspace_id"]);
-      expect((me.scopes as string[]).length).toBe(15);
+      expect((me.scopes as string[]).length).toBe(SCOPES.length);
     });
 
     const almost = (key: string) =>

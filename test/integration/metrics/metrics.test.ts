@@ -253,13 +253,25 @@ describe("GET /metrics, public and with the workspace label", () => {
 });
 
 describe("open streams gauge", () => {
-  test("follows streamOpened / streamClosed", async () => {
+  test("counts a stream while it is open, and not once its client has left", async () => {
     const g = await startGateway();
     try {
-      g.s.deps.metrics.streamOpened();
-      g.s.deps.metrics.streamOpened();
-      g.s.deps.metrics.streamClosed();
+      // The upstream stalls after its first chunks: the stream stays open until the client leaves.
+      g.mock.setScript({ provider: "alpha" }, { kind: "reply", text: "a long answer in pieces", hangAfterChunks: 2 });
+      const abort = new AbortController();
+      const res = await fetch(`${g.s.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${g.s.adminKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "acme/openai-only", stream: true, messages: [{ role: "user", content: "hi" }] }),
+        signal: abort.signal,
+      });
+      const reader = res.body!.getReader();
+      await reader.read();
       expect(samples(await scrape(g), "switchyard_active_streams")).toEqual([{ labels: {}, value: 1 }]);
+      abort.abort();
+      await reader.cancel().catch(() => {});
+      const open = async () => samples(await scrape(g), "switchyard_active_streams")[0]?.value;
+      expect(await eventually(async () => (await open()) === 0)).toBe(true);
     } finally {
       await g.stop();
     }
