@@ -10,7 +10,7 @@ import { runJson } from "./run-json";
 import { runStream, type StreamOpener } from "./run-stream";
 import type { PipelineEvent, PipelineResult } from "./types";
 import type { Candidate } from "../routing/types";
-import type { CallSpan, Tracing } from "../observability/tracing/types";
+import type { CallSpan } from "../observability/tracing/types";
 import { tagTraceId } from "../observability/tracing/trace-tag";
 
 export type CallOutput =
@@ -37,23 +37,16 @@ export function runCall(
   // Tracing off: this one check is all it costs (no async wrapper either).
   const tracing = deps.tracing;
   if (tracing === undefined) return call(deps, ctx, incoming, endpoint, stream, undefined);
-  return tracedCall(tracing, deps, ctx, incoming, endpoint, stream);
-}
-
-/** The call inside its SERVER span, which ends with the answer (a stream's: when it settles) or the error. */
-async function tracedCall(
-  tracing: Tracing,
-  deps: InferenceDeps,
-  ctx: CallContext,
-  incoming: IncomingCall,
-  endpoint: Endpoint,
-  stream: boolean,
-): Promise<CallOutput> {
   const span = tracing.startCall(ctx.headers, endpoint);
   ctx.span = span;
   if (ctx instanceof RequestCallContext) ctx.tagTrace(span.traceId);
+  return failedInSpan(span, call(deps, ctx, incoming, endpoint, stream, span));
+}
+
+/** A call that fails ends its SERVER span with the error (an answer ends it itself: a stream's when it settles). */
+async function failedInSpan(span: CallSpan, out: Promise<CallOutput>): Promise<CallOutput> {
   try {
-    return await call(deps, ctx, incoming, endpoint, stream, span);
+    return await out;
   } catch (err) {
     span.failed(err);
     throw err;
