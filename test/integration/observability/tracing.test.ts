@@ -2,6 +2,7 @@
 // SERVER span per call, continuing the client's traceparent, and one CLIENT span per upstream attempt
 // under it, with the GenAI conventions' attributes; no span holds a key or the messages' text unless
 // `tracing.record_content` says so. The batch processor's schedule delay is short so exports come soon.
+import { eventually } from "../../support/spawn";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { SPAN_KIND, startOtlpReceiver, type ExportedSpan, type OtlpReceiver } from "./otlp-receiver";
@@ -104,6 +105,9 @@ describe("traces over OTLP/HTTP (http/json)", () => {
       "switchyard.attempt": 1,
     });
     expect(c.attributes["gen_ai.usage.output_tokens"]).toBe(body.usage.completion_tokens);
+    // The request's log line carries the trace (it is written after the response: polled).
+    const hasLine = () => g.s.logs.some((l) => l.includes('"msg":"request"') && l.includes(`"trace_id":"${traceId}"`));
+    expect(await eventually(hasLine)).toBe(true);
   });
 
   // A translated stream (Anthropic wire) and one whose plain chunks pass through unparsed (the chat wire).
