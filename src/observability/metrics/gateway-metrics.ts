@@ -113,6 +113,15 @@ export class GatewayMetrics {
   private readonly series: Level<Level<Level<Level<Level<CallSeries>>>>> = new Map();
   private readonly pending = new Map<string, { startedAt: number; upstreamMs: number }>();
   private openStreams = 0;
+  /** The labels and series of the last record counted (seriesFor). */
+  private last: {
+    endpoint: string;
+    provider: string;
+    model: string;
+    source: RequestRecord["apiKeySource"];
+    workspace: string;
+    series: CallSeries;
+  } | null = null;
 
   constructor(opts: MetricsOptions) {
     this.ws = opts.workspaceLabel;
@@ -223,6 +232,23 @@ export class GatewayMetrics {
   private seriesFor(r: RequestRecord): CallSeries {
     const provider = r.provider ?? "none";
     const model = r.modelCanonical ?? "none";
+    // Most records repeat the last one's labels (one model on one route): that series, without the lookups.
+    const last = this.last;
+    if (
+      last !== null &&
+      last.endpoint === r.endpoint &&
+      last.provider === provider &&
+      last.model === model &&
+      last.source === r.apiKeySource &&
+      (!this.ws || last.workspace === r.workspaceId)
+    )
+      return last.series;
+    const series = this.lookUp(r, provider, model);
+    this.last = { endpoint: r.endpoint, provider, model, source: r.apiKeySource, workspace: r.workspaceId, series };
+    return series;
+  }
+
+  private lookUp(r: RequestRecord, provider: string, model: string): CallSeries {
     const byProvider = child(this.series, r.endpoint, () => new Map());
     const byModel = child(byProvider, provider, () => new Map());
     const bySource = child(byModel, model, () => new Map());
