@@ -17,6 +17,7 @@ import { messagesErrorRenderer, messagesRoutes } from "./inference/messages/rout
 import { countTokensRoutes } from "./inference/messages/count-tokens";
 import { managementRoutes } from "./management/routes";
 import { rateClassFor } from "./management/route-table";
+import { consoleRoutes } from "./console/routes";
 import { builtinClass, rateCheck, rateLimit, type PeerAddress } from "./http/rate-limit";
 
 export const VERSION = "0.1.0";
@@ -95,6 +96,7 @@ export function createApp(deps: Deps) {
     .use(responsesStoreRoutes({ keys: deps.keys, store: deps.responseStore }))
     .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management, deps.health))
     .use(docsRoutes(getSpec))
+    .use(consoleRoutes())
     .onStart(({ server: s }) => {
       server = s;
     });

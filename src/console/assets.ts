@@ -1,0 +1,28 @@
+// The console's script and stylesheet. The compiled binary carries them as embedded files (scripts/build.ts
+// bundles them first); run from source, they are bundled here once, on first use.
+import { join } from "node:path";
+
+export interface ConsoleAssets {
+  js: string;
+  css: string;
+}
+
+export const EMBEDDED_JS = "console-app.js.bundle";
+export const EMBEDDED_CSS = "console-app.css.bundle";
+
+export async function bundleConsole(): Promise<ConsoleAssets> {
+  const r = await Bun.build({ entrypoints: [join(import.meta.dir, "app.ts")], target: "browser", minify: true });
+  if (!r.success || !r.outputs[0]) throw new Error(`console bundle failed: ${r.logs.join("\n")}`);
+  return { js: await r.outputs[0].text(), css: await Bun.file(join(import.meta.dir, "console.css")).text() };
+}
+
+async function load(): Promise<ConsoleAssets> {
+  const file = (name: string) => Bun.embeddedFiles.find((f) => (f as Blob & { name?: string }).name === name);
+  const js = file(EMBEDDED_JS);
+  const css = file(EMBEDDED_CSS);
+  if (js && css) return { js: await js.text(), css: await css.text() };
+  return bundleConsole();
+}
+
+let cached: Promise<ConsoleAssets> | null = null;
+export const consoleAssets = () => (cached ??= load());
