@@ -32,16 +32,18 @@ function print(value: unknown, json: boolean): void {
 
 async function serve(deps: Deps, migrate: boolean): Promise<void> {
   const boot = await bootstrap(deps, { migrate });
-  if (boot.generatedAdminKey) {
-    process.stdout.write(
-      `\n  Admin API key (shown once, store it now):\n\n    ${boot.generatedAdminKey}\n\n  Default workspace: ${boot.workspaceId}\n\n`,
-    );
-  }
   await deps.start();
   const governor = deps.config.heapLimitMb > 0 ? startMemoryGovernor(deps.config.heapLimitMb) : null;
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host, idleTimeout: 0 });
   const port = app.server?.port;
+  if (boot.generatedAdminKey) {
+    // Printed once listening, so that the console's address has the real port.
+    const host = deps.config.host === "0.0.0.0" || deps.config.host === "::" ? "localhost" : deps.config.host;
+    process.stdout.write(
+      `\n  Admin API key (shown once, store it now):\n\n    ${boot.generatedAdminKey}\n\n  Default workspace: ${boot.workspaceId}\n\n  Console: http://${host}:${port}/console (sign in with the key)\n\n`,
+    );
+  }
   deps.logger.info("listening", { host: deps.config.host, port, version: VERSION });
   let stopping = false;
   const shutdown = async (signal: string) => {

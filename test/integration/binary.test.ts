@@ -33,6 +33,14 @@ test("the compiled binary starts on an empty data folder, prints an admin key on
   expect(me.status).toBe(200);
   const models = await fetch(`${server.url}/v1/registry/providers`);
   expect(models.status).toBe(200);
+  // The console is inside the binary, and its address is printed beside the key.
+  expect(server.output()).toContain("/console (sign in with the key)");
+  const page = await fetch(`${server.url}/console`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+  const script = /src="([^"]+\.js)"/.exec(await page.text())?.[1];
+  expect(script).toBeDefined();
+  expect((await fetch(new URL(script!, `${server.url}/console/`))).status).toBe(200);
 
   // SIGTERM drains and exits 0.
   expect(await server.stop("SIGTERM")).toBe(0);
