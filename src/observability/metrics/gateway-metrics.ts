@@ -3,7 +3,7 @@
 // durations), the rate limiter's and the budget guard's refusals, and, read at scrape time, the health
 // store's circuits and the record writer's queue. Labels come from the catalog (provider, canonical
 // model), the endpoint and closed sets; never a key, and a workspace only when the config asks for it.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Registry, collectDefaultMetrics } from "prom-client";
 import type { Catalog } from "../../catalog/types";
 import type { RateClass } from "../../limits/classes";
 import type { LimitResult, RateLimiter } from "../../limits/limiter";
@@ -11,7 +11,8 @@ import type { BudgetPeriod } from "../../metering/periods";
 import type { RecordWriter } from "../../metering/record-writer";
 import type { RequestRecord } from "../../metering/request-record";
 import type { MeteredRecord } from "../../inference/record";
-import { routeKey, type HealthStore } from "../../routing/health";
+import type { HealthStore } from "../../routing/health";
+import { registerScrapeGauges } from "./scrape-gauges";
 import { CounterFamily, HistogramFamily, type CounterSeries, type HistogramSeries } from "./families";
 
 const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;
@@ -156,7 +157,7 @@ export class GatewayMetrics {
       labelNames: ["period"],
       registers: [r],
     });
-    this.scrapeTimeGauges(opts);
+    registerScrapeGauges(this.registry, opts, () => this.openStreams, this.now);
     // The event-loop lag is sampled once a second: prom-client's default sampling timer (every 10 ms)
     // keeps about 1 % of a core busy even on an idle gateway.
     collectDefaultMetrics({ register: r, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
@@ -273,77 +274,4 @@ export class GatewayMetrics {
       model,
     };
   }
-
-  /** Gauges and counters whose source keeps the figure itself: read when scraped, nothing per request. */
-  private scrapeTimeGauges(opts: MetricsOptions): void {
-    const r = this.registry;
-    const metrics = this;
-    new Gauge({
-      name: "switchyard_active_streams",
-      help: "Streamed answers open now.",
-      registers: [r],
-      collect() {
-        this.set(metrics.openStreams);
-      },
-    });
-    const routes = routeLabels(opts.catalog);
-    const now = this.now;
-    new Gauge({
-      name: "switchyard_route_circuit_open",
-      help: "1 while a route's circuit is open or half-open (no traffic but a probe), else 0; every route the router has ranked since start.",
-      labelNames: ["provider", "model"],
-      registers: [r],
-      collect() {
-        this.reset();
-        const t = now();
-        for (const key of opts.health.keys()) {
-          const route = routes.get(key);
-          if (route) this.labels(route.provider, route.model).set(opts.health.view(key, t).state === "closed" ? 0 : 1);
-        }
-      },
-    });
-    new Gauge({
-      name: "switchyard_record_queue_depth",
-      help: "Request records waiting to be written to the database.",
-      registers: [r],
-      collect() {
-        this.set(opts.records.size());
-      },
-    });
-    scrapedCounter(
-      r,
-      "switchyard_records_written_total",
-      "Request records committed to the database.",
-      () => opts.records.status().written,
-    );
-    scrapedCounter(
-      r,
-      "switchyard_records_dead_letter_total",
-      "Request records the database refused, set aside in dead_letter_records.",
-      () => opts.records.status().deadLettered,
-    );
-  }
-}
-
-/** Route key → its provider and canonical model, for the circuit gauge's labels. */
-function routeLabels(catalog: Catalog): Map<string, { provider: string; model: string }> {
-  const out = new Map<string, { provider: string; model: string }>();
-  for (const m of catalog.models.values())
-    for (const route of m.routes) out.set(routeKey(route), { provider: route.provider, model: m.id });
-  return out;
-}
-
-/** A counter whose total another object keeps: each scrape adds what it grew by since the last one. */
-function scrapedCounter(r: Registry, name: string, help: string, total: () => number): void {
-  let seen = 0;
-  new Counter({
-    name,
-    help,
-    registers: [r],
-    collect() {
-      const t = total();
-      if (t > seen) this.inc(t - seen);
-      seen = t;
-    },
-  });
 }
