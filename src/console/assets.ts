@@ -10,10 +10,13 @@ export interface ConsoleAssets {
 export const EMBEDDED_JS = "console-app.js.bundle";
 export const EMBEDDED_CSS = "console-app.css.bundle";
 
+/** One script and one stylesheet: the pages' CSS imports (and the chart library's) are bundled into the latter. */
 export async function bundleConsole(): Promise<ConsoleAssets> {
-  const r = await Bun.build({ entrypoints: [join(import.meta.dir, "app.ts")], target: "browser", minify: true });
-  if (!r.success || !r.outputs[0]) throw new Error(`console bundle failed: ${r.logs.join("\n")}`);
-  return { js: await r.outputs[0].text(), css: await Bun.file(join(import.meta.dir, "console.css")).text() };
+  const r = await Bun.build({ entrypoints: [join(import.meta.dir, "app", "main.ts")], target: "browser", minify: true });
+  const js = r.outputs.find((o) => o.kind === "entry-point");
+  const css = r.outputs.find((o) => o.path.endsWith(".css"));
+  if (!r.success || !js || !css) throw new Error(`console bundle failed: ${r.logs.join("\n")}`);
+  return { js: await js.text(), css: await css.text() };
 }
 
 async function load(): Promise<ConsoleAssets> {

@@ -2,16 +2,11 @@
 // with a mock upstream: sign in, the overview and the request log show the calls just made, a tag holding
 // markup renders as text, and the page carries its Content-Security-Policy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startGateway, type TestGateway } from "../../support/gateway";
+import { canRun, launch, navLink, openPage, signIn, XSS } from "./browser";
 
-const CHROMIUM = "/usr/bin/chromium";
-const XSS = "<img src=x onerror=alert(1)>";
-// In CI the browser is installed by .ci/run, so a missing one is a failure there, never a skip.
-const run = existsSync(CHROMIUM) || process.env.CI !== undefined;
-
-describe.skipIf(!run)("console", () => {
+describe.skipIf(!canRun)("console", () => {
   let g: TestGateway;
   let browser: Browser;
 
@@ -26,17 +21,7 @@ describe.skipIf(!run)("console", () => {
       expect(r.status).toBe(200);
     }
     await g.s.deps.records.flush();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();
@@ -56,28 +41,18 @@ describe.skipIf(!run)("console", () => {
   });
 
   test("sign in, overview, requests and a request's detail; markup in a tag renders as text", async () => {
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    const errors: string[] = [];
-    page.on("dialog", (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { page, dialogs, errors } = await openPage(browser);
     try {
       await page.goto(`${g.s.url}/`);
       expect(page.url()).toBe(`${g.s.url}/console`);
-      await page.getByLabel("API key").fill(g.s.adminKey);
-      await page.getByRole("button", { name: "Sign in" }).click();
-
-      const nav = page.getByRole("navigation", { name: "Console" });
-      await nav.getByRole("button", { name: "Overview" }).waitFor();
+      await signIn(page, g.s.url, g.s.adminKey);
+      await navLink(page, "Overview").waitFor();
       expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
       expect(page.url()).not.toContain(g.s.adminKey);
       await page.locator('[data-total="Requests"]').filter({ hasText: "2" }).waitFor();
       expect(await page.locator("td", { hasText: "acme/openai-only" }).count()).toBeGreaterThan(0);
 
-      await nav.getByRole("button", { name: "Requests" }).click();
+      await navLink(page, "Requests").click();
       await page.getByRole("heading", { name: "Requests" }).waitFor();
       const xssCell = page.locator('td[data-col="Tags"]', { hasText: XSS });
       await xssCell.waitFor();
@@ -87,6 +62,7 @@ describe.skipIf(!run)("console", () => {
       await page.locator("tbody tr", { hasText: XSS }).getByRole("button").click();
       const detail = page.getByRole("region", { name: "Request detail" });
       await detail.getByRole("heading", { name: "Attempts" }).waitFor();
+      expect(page.url()).toContain("#/requests/");
       expect(await detail.locator('[data-field="Tags"]').textContent()).toBe(XSS);
       expect(await detail.locator('[data-field="Provider"]').textContent()).toBe("alpha");
       expect(await detail.locator("tbody tr").count()).toBe(1);
@@ -100,14 +76,12 @@ describe.skipIf(!run)("console", () => {
 
   test("a page whose scope the key lacks is disabled and names the scope", async () => {
     const { key } = await g.s.deps.repos.apiKeys.create({ workspaceId: g.s.workspaceId, name: "narrow", scopes: [] });
-    const page = await browser.newPage();
+    const { page } = await openPage(browser);
     try {
-      await page.goto(`${g.s.url}/console`);
-      await page.getByLabel("API key").fill(key);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      const overview = page.getByRole("navigation", { name: "Console" }).getByRole("button", { name: "Overview" });
-      await overview.waitFor();
-      expect(await overview.isDisabled()).toBe(true);
+      await signIn(page, g.s.url, key);
+      const nav = page.getByRole("navigation", { name: "Console" });
+      expect(await nav.getByRole("link", { name: "Overview", exact: true }).count()).toBe(0);
+      await nav.locator('[aria-disabled="true"]', { hasText: "Overview" }).getByText("needs usage:read").waitFor();
       await page.getByText("This page needs the usage:read scope.").waitFor();
     } finally {
       await page.close();

@@ -1,0 +1,53 @@
+// Shared by the console's browser tests: Debian's Chromium driven by playwright-core, a page that records
+// any script error or dialog (a rendered XSS payload would open one), and signing in with a key.
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const XSS = "<img src=x onerror=alert(1)>";
+// In CI the browser is installed by .ci/run, so a missing one is a failure there, never a skip.
+export const canRun = existsSync(CHROMIUM) || process.env.CI !== undefined;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Messages of dialogs opened (and dismissed) and of uncaught page errors: both must stay empty. */
+  dialogs: string[];
+  errors: string[];
+}
+
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+  const page = await browser.newPage({ viewport });
+  const w: WatchedPage = { page, dialogs: [], errors: [] };
+  page.on("dialog", (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on("pageerror", (e) => w.errors.push(e.message));
+  return w;
+}
+
+/** Open the console (at `hash`, e.g. "#/budgets") and sign in; resolves once the navigation is shown. */
+export async function signIn(page: Page, baseUrl: string, key: string, hash = ""): Promise<void> {
+  await page.goto(`${baseUrl}/console${hash}`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Console" }).waitFor();
+}
+
+/** The navigation's link to a page. */
+export const navLink = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true });
