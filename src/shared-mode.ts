@@ -1,4 +1,4 @@
-// Shared mode (REDIS_URL, CONTRACT §1 and §5): several instances on one Postgres and one Redis. Postgres
+// Shared mode (REDIS_URL, docs/configuration.md): several instances on one Postgres and one Redis. Postgres
 // stays the system of record; Redis carries what must be common to all instances at request speed:
 // rate-limit buckets, budget spend and reservations, Idempotency-Key locks, invalidation messages, and
 // which route served each Responses ID (so a `previous_response_id` follow-up finds it on any instance).

@@ -1,4 +1,4 @@
-// The closed set of scopes (API document §5.6 and CONTRACT §3). Inference and /v1/me need a valid key
+// The closed set of scopes (API document §5.6 and docs/contract.md "Management API choices"). Inference and /v1/me need a valid key
 // and no scope: every key may call models. `metrics:read` is for GET /metrics (a Prometheus scraper's key).
 export const SCOPES = [
   "workspace:read",

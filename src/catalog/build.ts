@@ -3,7 +3,7 @@
 //
 // `catalog: "merge"` (default): built-in providers and models, then the file's. A file provider with a
 // built-in ID merges over that row field by field (so `providers.openai: {adapter: "openai", base_url: …}`
-// only moves OpenAI); a file model with a built-in ID replaces that model whole (CONTRACT §1).
+// only moves OpenAI); a file model with a built-in ID replaces that model whole (docs/configuration.md).
 // `catalog: "replace"`: only the file's providers and models. A file provider that names a built-in ID
 // still inherits the built-in row's defaults (base URL, tiers, docs), since that is what naming it means.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Turns the operator's config file rows (CONTRACT §1) into catalog entries. Errors name the config field
+// Turns the operator's config file rows (docs/configuration.md) into catalog entries. Errors name the config field
 // path (`models.acme/x.routes[0].provider`) because start-up prints them as they are.
 import type { ModelConfigT, ProviderConfigT, RouteConfigT } from "../config/schema";
 import {

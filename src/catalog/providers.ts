@@ -1,6 +1,6 @@
 // The vendor table: every built-in provider is a row of data, not code. Adapters are per wire protocol
 // (openai, anthropic, gemini); Groq, Together, DeepSeek, vLLM… reuse the OpenAI-compatible one.
-// Base URLs follow CONTRACT §6: openai-style rows include the version, anthropic and gemini are API roots.
+// Base URLs follow docs/configuration.md: openai-style rows include the version, anthropic and gemini are API roots.
 //
 // Tiers are the provider's account tiers as published for its flagship model (requests and tokens per
 // minute). Accounts differ per model and change over time, so these are defaults for BYOK keys that do not
@@ -9,7 +9,7 @@
 // it (free tiers usually). Platform credentials come from `<ID>_API_KEY` (see build.ts).
 import type { DataPolicy, ProviderEntry, TierEntry } from "./types";
 
-/** CONTRACT §6 defaults: a whole non-streaming attempt, first byte of a stream, gap between chunks. */
+/** docs/configuration.md defaults: a whole non-streaming attempt, first byte of a stream, gap between chunks. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;

@@ -37,7 +37,7 @@ export interface ProviderEntry {
   description: string;
   icon: string;
   adapter: AdapterName;
-  /** openai: includes the version (…/v1); anthropic and gemini: the API root (CONTRACT §6). */
+  /** openai: includes the version (…/v1); anthropic and gemini: the API root (docs/configuration.md). */
   baseUrl: string;
   dataPolicy: DataPolicy;
   byok: boolean;

@@ -1,5 +1,5 @@
 // Pure renderers from the Catalog to the public JSON shapes: gateway-api.md 2.1–2.4 and the BYOK discovery
-// shapes of CONTRACT §3. Snake_case lives here only; the catalog itself is camelCase.
+// shapes docs/contract.md describes. Snake_case lives here only; the catalog itself is camelCase.
 import type { Catalog, Endpoint, ModelEntry, ProviderEntry, RouteEntry } from "./types";
 
 export function renderRegistryProviders(catalog: Catalog) {
@@ -80,7 +80,7 @@ function byokProviders(catalog: Catalog): ProviderEntry[] {
   return [...catalog.providers.values()].filter((p) => p.byok);
 }
 
-/** GET /v1/byok/providers (CONTRACT §3, §6). */
+/** GET /v1/byok/providers (docs/contract.md "Inference and dialects"). */
 export function renderByokProviders(catalog: Catalog) {
   const providers = byokProviders(catalog).map((p) => ({
     id: p.id,

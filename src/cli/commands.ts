@@ -1,4 +1,4 @@
-// The sub-commands of CONTRACT §1 other than `serve`. They work on the database directly; a running
+// The sub-commands other than `serve` (README "Running it"). They work on the database directly; a running
 // server on the same database sees their effect within 2 s (keys are read on a cache miss, credits and
 // workspaces are polled).
 import type { Deps } from "../deps";

@@ -1,4 +1,4 @@
-// One closed set of error codes, one code → status/type table, one envelope (CONTRACT §4).
+// One closed set of error codes, one code → status/type table, one envelope (docs/contract.md "Upstreams, errors and timeouts").
 // Domain code returns or throws ApiError with a code; the edge renders it. Unknown errors become a
 // fixed generic 500 body and their details go to the log with the request id.
 

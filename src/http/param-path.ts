@@ -1,4 +1,4 @@
-// The `param` form of CONTRACT §4 (`gateway.metadata.tags[3]`) from a JSON pointer, for every validator.
+// The `param` form of docs/contract.md "Upstreams, errors and timeouts" (`gateway.metadata.tags[3]`) from a JSON pointer, for every validator.
 
 /** `/messages/0/content` → `messages[0].content`. */
 export function pointerToParam(pointer: string): string {

@@ -1,4 +1,4 @@
-// The rate-limit hook at the edge: every route maps to one class (CONTRACT §5); `discovery` is keyed
+// The rate-limit hook at the edge: every route maps to one class (docs/contract.md "Rate limits, credits and budgets"); `discovery` is keyed
 // by client address, `key_creation` by workspace, the others by API key. A key this instance does not
 // hold in its key cache (unknown, malformed, or not read yet) first takes a token from the client
 // address's bucket, and only then is it read (and, if valid, charged to its own bucket too): inventing

@@ -84,7 +84,7 @@ export interface SendLimits {
    * client's departure. Absent when the caller watches both itself (a stream's session: stream-session.ts).
    */
   headersMs?: number;
-  /** With readBody: until the whole body has arrived (a non-streaming attempt's `timeout_ms`, CONTRACT §6). */
+  /** With readBody: until the whole body has arrived (a non-streaming attempt's `timeout_ms`, docs/contract.md "Upstreams, errors and timeouts"). */
   totalMs?: number;
   readBody: boolean;
 }

@@ -1,4 +1,4 @@
-// The worst-case cost a call reserves (budgets and credits, CONTRACT §5), computed from what each
+// The worst-case cost a call reserves (budgets and credits, docs/contract.md "Rate limits, credits and budgets"), computed from what each
 // candidate would actually send: the request with that provider's `extensions` merged over it (which
 // may replace max_tokens, n or the messages), the largest output the body allows, times the number of
 // choices asked for.

@@ -1,4 +1,4 @@
-// Rate classes (CONTRACT §5) and their default limits. The config file's `limits` overrides any class:
+// Rate classes (docs/contract.md "Rate limits, credits and budgets") and their default limits. The config file's `limits` overrides any class:
 // { "inference": { "per_minute": 600, "burst": 100 } }. `burst` is the bucket's capacity (default:
 // per_minute, i.e. a full minute's allowance may be spent at once); it refills at per_minute / 60 s.
 //

@@ -11,7 +11,7 @@ export interface RateLimiter {
   check(cls: RateClass, key: string, now?: number): LimitResult | Promise<LimitResult>;
 }
 
-/** X-RateLimit-* values (gateway-api §8); the reset is an ISO 8601 date-time (CONTRACT §6). */
+/** X-RateLimit-* values (gateway-api §8); the reset is an ISO 8601 date-time (docs/contract.md "Rate limits, credits and budgets"). */
 export function rateLimitHeaders(r: LimitResult): Record<string, string> {
   return {
     "X-RateLimit-Limit-Requests": String(r.limit),

@@ -95,7 +95,7 @@ export function createManagement(o: ManagementOptions) {
      * Writes through this process apply to the stores at once; the periodic re-read is for writes made
      * elsewhere. On SQLite the connection's data_version says whether any were committed since the last
      * re-read: the two queries and their row mapping were ~1.3 % of the JavaScript thread at 8 streams
-     * (bench notes, session 37), every 2 s whether or not anything had changed. Postgres has no such
+     * (bench/NOTES.md), every 2 s whether or not anything had changed. Postgres has no such
      * number (null): it re-reads every time. The version is read before the re-read, so that a write
      * committed while it runs is seen by the next tick.
      */

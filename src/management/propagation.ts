@@ -1,4 +1,4 @@
-// CONTRACT §5: a write answers 200/201 (204 for deletes) when every instance already enforces it, and
+// docs/contract.md "Rate limits, credits and budgets": a write answers 200/201 (204 for deletes) when every instance already enforces it, and
 // 202 with propagation_status "pending" when other instances pick it up asynchronously (shared mode,
 // REDIS_URL set). The one place that decides.
 export type WriteKind = "created" | "updated" | "deleted";

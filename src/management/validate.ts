@@ -1,6 +1,6 @@
 // Request validation done here rather than by Elysia, so that the status can be chosen per field (budgets
 // answer 422 validation_error for a bad limit, scope or period; everything else 400 invalid_parameter)
-// and `param` always names the field path (CONTRACT §4). Messages never echo the offending value: it
+// and `param` always names the field path (docs/contract.md "Upstreams, errors and timeouts"). Messages never echo the offending value: it
 // may be a secret.
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import { Value, type ValueError } from "@sinclair/typebox/value";

@@ -1,6 +1,6 @@
 // Budget counters: spend per budget per UTC period, with reservations for calls in flight.
 //
-// Concurrency rule (CONTRACT §5): a call is admitted while spent + reserved < limit for every enforced
+// Concurrency rule (docs/contract.md "Rate limits, credits and budgets"): a call is admitted while spent + reserved < limit for every enforced
 // budget that applies, and then reserves its estimated maximum cost. So once the counters reach the
 // limit no call is admitted, and the overshoot is bounded by the calls already in flight (each of
 // which reserved an upper bound of its cost). A lone call is never refused before spend reaches the

@@ -1,6 +1,6 @@
 // Credit reservations (issue 52 item 3): a platform-key call holds its worst-case cost against the
 // workspace's balance from admission until it settles, so concurrent calls cannot all spend the same
-// credit. The rule mirrors the budgets' (CONTRACT §5): a call is admitted while
+// credit. The rule mirrors the budgets' (docs/contract.md "Rate limits, credits and budgets"): a call is admitted while
 // balance − held > 0, then holds its estimate. Once the holds cover the balance no call is admitted,
 // so the balance can go below zero by at most one call's worst-case cost (the last one admitted).
 //

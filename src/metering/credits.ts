@@ -15,7 +15,7 @@ import { chargesCredits, type RequestRecord } from "./request-record";
 import { LedgerTotals } from "./ledger-totals";
 
 export interface CreditServiceOptions {
-  /** Poll interval of start(), ms. Default 1000 (CONTRACT §1: CLI changes are seen within 2 s). */
+  /** Poll interval of start(), ms. Default 1000 (docs/configuration.md: CLI changes are seen within 2 s). */
   pollIntervalMs?: number;
   now?: () => number;
   onError?: (err: unknown) => void;
@@ -82,7 +82,7 @@ export class CreditService {
     return this.updatedAt.get(workspaceId) ?? null;
   }
 
-  /** CONTRACT §5: a platform-key request needs a positive balance when credits are enforced. */
+  /** docs/contract.md "Rate limits, credits and budgets": a platform-key request needs a positive balance when credits are enforced. */
   canSpend(workspaceId: string): boolean {
     return this.balance(workspaceId) > 0;
   }

@@ -1,4 +1,4 @@
-// The cost rule (CONTRACT §6), in exact integer arithmetic. Prices are USD per one million tokens, so a
+// The cost rule (docs/contract.md "Records and usage"), in exact integer arithmetic. Prices are USD per one million tokens, so a
 // price is also "microdollars per token": 1 token at $1/1M costs exactly 1 µ$. Prices arrive as floats
 // (0.075, 1.25…); each is turned into an integer count of nano-microdollars per token, and every
 // product and sum is exact integer arithmetic, so 0.1 + 0.2 style float error can never move a rounding

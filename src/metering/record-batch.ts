@@ -55,7 +55,7 @@ interface RollupDelta {
 
 /**
  * Rollups per (workspace, UTC day, model, provider, API key). `requests` counts calls (final attempts)
- * and `errors` the failed ones (CONTRACT §6); tokens and cost add every attempt, so a rollup always
+ * and `errors` the failed ones (docs/contract.md "Records and usage"); tokens and cost add every attempt, so a rollup always
  * equals the sum of its records. Deltas are summed here first: one row per key per statement, which
  * Postgres requires for ON CONFLICT DO UPDATE.
  */

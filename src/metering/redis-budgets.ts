@@ -1,5 +1,5 @@
 // Shared budget counters (REDIS_URL): spend and reservations per budget period live in Redis, so every
-// instance admits against the same numbers (CONTRACT §5's rule: admit while spent + reserved < limit,
+// instance admits against the same numbers (the rule of docs/contract.md "Rate limits, credits and budgets": admit while spent + reserved < limit,
 // then reserve). A period's hash is seeded from Postgres (the request records) the first time any
 // instance needs it, and expires a day after the period ends. Scripts: redis-budget-scripts.ts.
 //

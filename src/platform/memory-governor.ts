@@ -20,7 +20,7 @@
 // gateways per side, 32 streams): room for 16 MB of garbage above the live heap ~8 % less CPU per stream;
 // peak RSS under 128 streams stays under 100 MB (bench). The allowance was 8 MB once the socket upstream
 // client became the default (its heap grows more between collections; 8 cost no CPU per JSON request
-// against 16, side by side), and is 3 MB since session 31: under rounds of 128 streams the resident memory
+// against 16, side by side), and is 3 MB now: under rounds of 128 streams the resident memory
 // is a sawtooth whose teeth are this allowance (old-space garbage, promoted by eden collections while
 // 128 streams were in flight, climbing until the governor's full collection), and with 8 the peak under
 // 128 streams read 94.5–103.3 MB (mean 99.4, four runs of bench/probes/smaps.ts), with 3 89.1–101.3 (mean
@@ -32,7 +32,7 @@
 // Which collection: under load, bun:jsc's fullGC() (a synchronous full collection that keeps the compiled
 // code); once the heap goes quiet after such collections (the checks back off fully, below), one Bun.gc(true),
 // which also throws away unlinked bytecode and hands the allocator's free memory back to the system. Each
-// governor collection was Bun.gc(true) until session 31; the split costs 0.98× the CPU per JSON request at
+// governor collection was once Bun.gc(true); the split costs 0.98× the CPU per JSON request at
 // 32 connections (quartiles 0.96–0.99), 1.00× per stream at 128 and 0.97× at 8 side by side, ~20 % less
 // time in collections (~21 ms each against ~27), the same peak under 128 streams (mean 95.0 against 94.9
 // MB, four runs each of bench/probes/smaps.ts), and ~5 MB less resident memory once idle. fullGC() alone
@@ -42,7 +42,7 @@
 // call, and a timer that wakes an idle process costs ~80–170 µs on the bench VM. Its `heapUsed` is JSC's
 // size after the last collection (O(1)), which changes only when a collection runs; so a check reads it
 // again only when one has run since the last read (HeapAfterCollections below): most checks read nothing.
-// Until session 34 a check first read bun:jsc's heapSize() (JSC's Heap::size, which walks every block:
+// A check once read bun:jsc's heapSize() (JSC's Heap::size, which walks every block:
 // 56–372 µs a call in a gateway under load) and, above the threshold (nearly always under load, young
 // garbage included), process.memoryUsage() (117–412 µs): ~200–800 µs per check, ten checks a second, ~3 %
 // of the gateway's CPU at 8 streams (bench/probes/governor-check.ts); side by side 0.94 per stream at 8.

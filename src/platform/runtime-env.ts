@@ -7,7 +7,7 @@
 // stream's CPU. At most one walk a second instead: 0.83× the CPU per stream at 8 streams and 0.92× at 32
 // (bench/ab.ts --together, three gateways per side, every process cheaper), with the same resident memory
 // under 128 streams (a burst of 128 JSON connections gives its memory back later: the bench's lifetime
-// peak rose by ~5–10 MB); 5 s was no cheaper than 1 s (bench/NOTES.md, session 24).
+// peak rose by ~5–10 MB); 5 s was no cheaper than 1 s (bench/NOTES.md).
 //
 // Bun's GC timer (BUN_GC_TIMER_DISABLE): about once a second, Bun starts a collection when the heap grew
 // since its last look. The gateway keeps its heap in hand itself (memory-governor.ts: full collections

@@ -14,8 +14,7 @@ export const processCpu: CpuClock = () => {
  * The calling thread's CPU time: Bun's process.threadCpuUsage() (one getrusage(RUSAGE_THREAD) call, ~2 µs)
  * where it has it; else /proc/thread-self/schedstat's first field (ns) on Linux; the process's elsewhere.
  * The schedstat read (open, read, close of a /proc file) cost ~14 µs in a loop and, in the gateway at 8
- * streams on a slow VM, ~1.2 % of the JavaScript thread's samples at ten checks a second (bench notes,
- * session 37).
+ * streams on a slow VM, ~1.2 % of the JavaScript thread's samples at ten checks a second (bench/NOTES.md).
  */
 export const threadCpu: CpuClock = (() => {
   const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;

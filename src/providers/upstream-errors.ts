@@ -1,5 +1,5 @@
 // Shared mapping of an upstream non-2xx answer to an UpstreamError. Each adapter extracts the message
-// from its own error JSON shape; the status rules are the same for every provider (CONTRACT §2):
+// from its own error JSON shape; the status rules are the same for every provider (docs/contract.md "Upstreams, errors and timeouts"):
 // 408/409/429/5xx may go to another provider, 400/404/422 are the caller's fault, 401/403 are the
 // gateway's credential problem (another provider may still work, so retryable).
 import type { UpstreamError, UpstreamErrorCode } from "./types";

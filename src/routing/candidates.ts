@@ -1,4 +1,4 @@
-// planRoute: from the requested models to an ordered attempt plan (CONTRACT §2). Pure apart from
+// planRoute: from the requested models to an ordered attempt plan (docs/contract.md "Routing"). Pure apart from
 // reading the health store (and its bandit's budget); runs on every request, so it walks the routes once
 // and allocates only the candidates it keeps.
 //

@@ -1,4 +1,4 @@
-// Built-in routing defaults (CONTRACT §3 "routing defaults": the values when a workspace never set
+// Built-in routing defaults (docs/contract.md "Routing options": the values when a workspace never set
 // any) and the merge of request options over workspace defaults over these.
 import type { EffectiveRoutingDefaults, RequestRouting, RoutingOptions, WorkspaceRoutingDefaults } from "./types";
 

@@ -1,4 +1,4 @@
-// Scoring and ordering of candidates (CONTRACT §2). Figures are min-max normalised across the
+// Scoring and ordering of candidates (docs/contract.md "Routing"). Figures are min-max normalised across the
 // candidates ranked together so that 1 is best and 0 worst (cost and TTFT: lower is better; TPS:
 // higher is better). Strict strategies order by one figure and break ties with the others;
 // `*-focus` weighs 70 % on its figure and 15 % on each other; `balanced` weighs them equally.

@@ -44,7 +44,7 @@ export interface RoutingOptions {
 /** What a request may set in `gateway.routing` (all optional; absent fields fall back to defaults). */
 export type RequestRouting = Partial<RoutingOptions>;
 
-/** A workspace's stored routing defaults (CONTRACT §2.9 plus the router's options); absent fields take the built-in defaults. */
+/** A workspace's stored routing defaults (docs/contract.md "Routing" plus the router's options); absent fields take the built-in defaults. */
 export interface WorkspaceRoutingDefaults {
   optimize?: Optimize;
   data_policy?: DataPolicy;

@@ -2,7 +2,7 @@
 // formats, for integration tests. Never a real provider.
 //
 // Path scheme: every provider gets a prefix `/p/<name>`; `baseUrl(format, name)` gives the base URL
-// to put in the provider config, following the catalog's convention (CONTRACT §6):
+// to put in the provider config, following the catalog's convention (docs/configuration.md):
 //   openai    `${url}/p/<name>/v1`  → POST …/v1/chat/completions, GET …/v1/models,
 //                                      POST …/v1/responses (route "responses": OpenAI's Responses API)
 //   anthropic `${url}/p/<name>`     → POST …/v1/messages,         GET …/v1/models (told apart from

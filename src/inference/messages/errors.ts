@@ -1,4 +1,4 @@
-// /v1/messages answers errors in Anthropic's shape (CONTRACT §4) so that the Anthropic SDK raises
+// /v1/messages answers errors in Anthropic's shape (docs/contract.md "Upstreams, errors and timeouts") so that the Anthropic SDK raises
 // its own typed errors. The HTTP status still comes from our one code table; only the body differs.
 import { ERROR_TABLE, type ApiError, type ErrorCode } from "../../http/errors";
 

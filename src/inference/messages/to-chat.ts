@@ -1,5 +1,5 @@
 // /v1/messages request → the internal chat request. Pure: what cannot be carried is dropped and
-// reported as a warning (CONTRACT §2), for the pipeline to add to routing_metadata.warnings. Thinking
+// reported as a warning (docs/contract.md "Routing"), for the pipeline to add to routing_metadata.warnings. Thinking
 // blocks become the assistant turn's reasoning_details and cache breakpoints stay on the parts, tool
 // messages and tools that carry them (issue 55), for the wires that can send them back.
 import type { ReasoningDetail } from "../../providers/reasoning";

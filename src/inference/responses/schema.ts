@@ -1,6 +1,6 @@
 // The /v1/responses request (OpenAI Responses API subset). Loose where OpenAI is loose: unknown
 // fields are allowed and ignored. Items may omit `type` when they carry `role` and `content`
-// (OpenAI's "easy input message", CONTRACT §6). `gateway` is validated by the pipeline.
+// (OpenAI's "easy input message", docs/contract.md "Inference and dialects"). `gateway` is validated by the pipeline.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { firstFieldError, type FieldError } from "./validation-error";
 import { statefulFieldError } from "./stateful";

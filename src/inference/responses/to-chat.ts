@@ -1,5 +1,5 @@
 // /v1/responses request → the internal chat request. Pure: what cannot be carried is dropped and
-// reported as a warning (CONTRACT §2), for the pipeline to add to routing_metadata.warnings.
+// reported as a warning (docs/contract.md "Routing"), for the pipeline to add to routing_metadata.warnings.
 import { HINTS, type ChatMessage, type ChatRequest, type RequestHints, type ToolDef, type Warning } from "../../providers/types";
 import { customToolToFunction } from "./custom-tools";
 import { itemsToMessages, unsupported } from "./input-items";

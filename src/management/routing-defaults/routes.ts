@@ -128,7 +128,7 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
     });
     m.routingDefaults.apply(c.workspaceId, undefined);
     m.events.onRoutingDefaultsChanged(c.workspaceId);
-    // CONTRACT §3: DELETE answers 200 with the cleared record (202 in shared mode), not 204.
+    // docs/contract.md "Management API choices": DELETE answers 200 with the cleared record (202 in shared mode), not 204.
     const out = writeOutcome(m.shared, "updated");
     return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
   });

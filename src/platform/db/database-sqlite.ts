@@ -33,7 +33,7 @@ export function openSqlite(path: string): Database {
   // SQLite's own default (1,000 pages, ~4 MB of WAL), set here so that no one raises it again without
   // reading why: the checkpoint runs inside the commit that passes the mark, on the event loop (bun:sqlite
   // is synchronous), and copies the whole WAL into the database and syncs it. At 10,000 pages (~41 MB)
-  // that commit took 85–370 ms instead of ~1.6 (500-record batches in a loop, bench notes, session 32),
+  // that commit took 85–370 ms instead of ~1.6 (500-record batches in a loop, bench/NOTES.md),
   // and under the JSON load the gateway's event loop stopped for 78–107 ms every ~5 s (every stream and
   // request in flight with it); at 1,000 the slowest commit read 10–22 ms, the loop had no stall above 40 ms
   // but its warm-up's, the CPU for the same records was the same (1.38–1.43 s against 1.33–1.73 s per

@@ -17,7 +17,7 @@ import { loopLacksThinking } from "./reasoning-blocks";
 const MIN_BUDGET = 1_024;
 const BUDGETS: Readonly<Record<string, number>> = { none: 0, minimal: 0, low: 1_024, medium: 8_192, high: 24_576, xhigh: 32_768 };
 
-/** The effort each budget corresponds to, for the table in docs/api-choices.md. */
+/** The effort each budget corresponds to, for the table in docs/contract.md. */
 export const THINKING_BUDGETS = BUDGETS;
 
 const warn = (code: string, message: string): Warning => ({ type: "unsupported_parameter", code, message });

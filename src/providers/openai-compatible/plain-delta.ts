@@ -108,7 +108,7 @@ export class PlainDeltaReader implements PlainChoiceReader {
   /**
    * The stream's first chunk, parsed in full (its delta carries the role, so it is not a plain one), shows
    * the envelope as well when it passes the same checks: the second chunk can then pass through instead of
-   * waiting to show it (bench/NOTES.md, session 30). Tried once per stream, so a stream whose chunks are
+   * waiting to show it (bench/NOTES.md). Tried once per stream, so a stream whose chunks are
    * never plain pays the checks once.
    */
   learn(data: string): void {

@@ -27,11 +27,16 @@ export interface WatchedPage {
   /** Messages of dialogs opened (and dismissed) and of uncaught page errors: both must stay empty. */
   dialogs: string[];
   errors: string[];
+  /** Console messages reporting a Content-Security-Policy violation (a style or script the policy refused). */
+  csp: string[];
 }
 
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
   const page = await browser.newPage({ viewport });
-  const w: WatchedPage = { page, dialogs: [], errors: [] };
+  const w: WatchedPage = { page, dialogs: [], errors: [], csp: [] };
+  page.on("console", (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) w.csp.push(m.text());
+  });
   page.on("dialog", (d) => {
     w.dialogs.push(d.message());
     void d.dismiss();

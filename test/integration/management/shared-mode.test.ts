@@ -1,4 +1,4 @@
-// CONTRACT §5: with REDIS_URL set (shared mode) routing-affecting writes answer 202 with
+// docs/contract.md "Rate limits, credits and budgets": with REDIS_URL set (shared mode) routing-affecting writes answer 202 with
 // propagation_status "pending"; the change is committed and this instance enforces it at once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testDatabaseKinds } from "../../support/databases";

@@ -76,7 +76,7 @@ describe("built-in catalog data file", () => {
 });
 
 describe("built-in provider table", () => {
-  test("IDs are unique; adapters and base URLs follow CONTRACT §6", () => {
+  test("IDs are unique; adapters and base URLs follow docs/configuration.md", () => {
     expect(providerIds.size).toBe(BUILTIN_PROVIDERS.length);
     for (const p of BUILTIN_PROVIDERS) {
       if (p.adapter === "openai") expect(p.baseUrl).toMatch(/\/v1$/);

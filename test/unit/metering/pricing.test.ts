@@ -11,7 +11,7 @@ import {
 
 const usage = (inputTokens: number, outputTokens: number, cachedTokens = 0) => ({ inputTokens, outputTokens, cachedTokens });
 
-describe("costMicrodollars (CONTRACT §6)", () => {
+describe("costMicrodollars (docs/contract.md, records and usage)", () => {
   test("one token at $1 per 1M is exactly one microdollar", () => {
     expect(costMicrodollars(usage(1, 0), { inputPrice: 1, outputPrice: 0 })).toBe(1);
     expect(costMicrodollars(usage(0, 1), { inputPrice: 0, outputPrice: 1 })).toBe(1);

@@ -1,4 +1,4 @@
-// Filtering rules of CONTRACT §2: constraints answer no_eligible_route naming the one that emptied
+// Filtering rules (docs/contract.md "Routing"): constraints answer no_eligible_route naming the one that emptied
 // the list; unservable routes (no credential, open circuit) answer no_provider_available.
 import { describe, expect, test } from "bun:test";
 import { planRoute, type PlanInput } from "../../../src/routing/candidates";

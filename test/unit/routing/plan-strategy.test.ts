@@ -1,4 +1,4 @@
-// Ranking rules of CONTRACT §2: strict strategies, *-focus weights, balanced, live measurements.
+// Ranking rules (docs/contract.md "Routing"): strict strategies, *-focus weights, balanced, live measurements.
 import { describe, expect, test } from "bun:test";
 import { planRoute, type PlanInput } from "../../../src/routing/candidates";
 import { HealthStore } from "../../../src/routing/health";
