@@ -1,5 +1,5 @@
 // Request records for attempts: one per attempt, handed to the write-behind queue (never awaited).
-import type { RequestRecord } from "../metering/request-record";
+import type { RequestRecord, RoutingDecision } from "../metering/request-record";
 import { newId } from "../platform/ids";
 import type { Usage } from "../providers/types";
 import type { CallContext } from "./context";
@@ -64,5 +64,19 @@ export function buildRecord(
     tags: ctx.tags,
     customFields: ctx.customFields,
     chargeCredits: plan?.apiKeySource === "platform",
+    routingDecision: plan ? routingDecision(prepared, plan) : null,
+  };
+}
+
+/** The attempt's routing decision as routing_metadata reports it (outcome.ts); the writer rounds and serialises it. */
+function routingDecision(prepared: Prepared, plan: AttemptPlan): RoutingDecision {
+  const c = plan.candidate;
+  return {
+    ttftMsEstimate: c.estimate.ttftP50Ms,
+    throughputTpsEstimate: c.estimate.tpsP50,
+    exploration: c.explored === true,
+    sticky: c.sticky === true,
+    // The translation's warnings are not about a body that went as it was sent.
+    warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
   };
 }

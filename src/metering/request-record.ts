@@ -41,11 +41,26 @@ export interface RequestRecord {
   customFields: Record<string, string> | null;
   /** The tokens and cost are the gateway's estimate (the upstream never reported usage); stored as false when absent. */
   usageEstimated?: boolean;
+  /** What the router knew when it chose this attempt's route; null (or absent) when no route was planned. */
+  routingDecision?: RoutingDecision | null;
   /**
    * Debit the workspace's credits for this attempt (platform credential, credits enforced or not).
    * Not stored: it tells the writer to add a ledger row for a final attempt with cost > 0.
    */
   chargeCredits: boolean;
+}
+
+/**
+ * The routing decision as routing_metadata shows it, held as the router left it: the writer rounds and
+ * serialises it (toRow), so the request path only fills a small object.
+ */
+export interface RoutingDecision {
+  ttftMsEstimate: number;
+  throughputTpsEstimate: number;
+  exploration: boolean;
+  sticky: boolean;
+  /** The attempt's warnings (the plan's own array unless the translation dropped something too). */
+  warnings: readonly { type: string; code: string; message: string }[];
 }
 
 export type RequestRecordRow = typeof requestRecords.$inferInsert;
@@ -81,7 +96,19 @@ export function toRow(r: RequestRecord): RequestRecordRow {
     tags: r.tags === null ? null : JSON.stringify(r.tags),
     customFields: r.customFields === null ? null : JSON.stringify(r.customFields),
     usageEstimated: r.usageEstimated ?? false,
+    routingDecision: r.routingDecision ? decisionJson(r.routingDecision) : null,
   };
+}
+
+/** The stored routing_decision: routing_metadata's names and rounding. */
+function decisionJson(d: RoutingDecision): string {
+  return JSON.stringify({
+    ttft_ms_estimate: Math.round(d.ttftMsEstimate),
+    throughput_tps_estimate: Math.round(d.throughputTpsEstimate * 10) / 10,
+    exploration: d.exploration,
+    sticky: d.sticky,
+    warnings: d.warnings.map((w) => ({ type: w.type, code: w.code, message: w.message })),
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 // Request records (one row per attempt) for the request list and the request detail.
-import { and, asc, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
 import type { Database } from "../../platform/db/database";
 
 export type RequestRow = typeof import("../../platform/db/schema-sqlite").requestRecords.$inferSelect;
+/** A row of the list: every column but the routing decision, which only the detail shows. */
+export type ListedRow = Omit<RequestRow, "routingDecision">;
 
 export interface RequestFilter {
   start?: number;
@@ -19,8 +21,9 @@ export interface RequestFilter {
 
 export function requestRepo(db: Database) {
   const t = db.t.requestRecords;
+  const { routingDecision: _detailOnly, ...listed } = getTableColumns(t);
   return {
-    async list(workspaceId: string, f: RequestFilter): Promise<{ rows: RequestRow[]; total: number }> {
+    async list(workspaceId: string, f: RequestFilter): Promise<{ rows: ListedRow[]; total: number }> {
       const conds: (SQL | undefined)[] = [eq(t.workspaceId, workspaceId), eq(t.isFinalAttempt, f.isFinalAttempt)];
       if (f.start !== undefined) conds.push(gte(t.createdAt, f.start));
       if (f.end !== undefined) conds.push(lt(t.createdAt, f.end));
@@ -32,7 +35,7 @@ export function requestRepo(db: Database) {
       if (f.apiKeySource !== undefined) conds.push(eq(t.apiKeySource, f.apiKeySource));
       const where = and(...conds);
       const rows = await db.orm
-        .select()
+        .select(listed)
         .from(t)
         .where(where)
         .orderBy(desc(t.createdAt), desc(t.requestId), desc(t.attempt))
@@ -55,7 +58,7 @@ export type RequestRepo = ReturnType<typeof requestRepo>;
 
 const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
-export const renderRequest = (r: RequestRow) => ({
+export const renderRequest = (r: ListedRow) => ({
   request_id: r.requestId,
   created_at: new Date(r.createdAt).toISOString(),
   endpoint: r.endpoint,
@@ -83,4 +86,19 @@ export const renderRequest = (r: RequestRow) => ({
   user_id: r.userId,
   tags: parse<string[]>(r.tags),
   custom_fields: parse<Record<string, string>>(r.customFields),
+});
+
+/** The stored routing decision (routing_metadata's names); null on rows written before it was kept. */
+export interface StoredRoutingDecision {
+  ttft_ms_estimate: number;
+  throughput_tps_estimate: number;
+  exploration: boolean;
+  sticky: boolean;
+  warnings: { type: string; code: string; message: string }[];
+}
+
+/** One attempt in a request's detail: the list's fields and the routing decision. */
+export const renderAttempt = (r: RequestRow) => ({
+  ...renderRequest(r),
+  routing_decision: parse<StoredRoutingDecision>(r.routingDecision),
 });

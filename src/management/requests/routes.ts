@@ -7,7 +7,7 @@ import { recordAudit } from "../audit/repo";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
-import { renderRequest } from "./repo";
+import { renderAttempt, renderRequest } from "./repo";
 
 const Bool = Type.Boolean({ description: "true or false" });
 export const RequestListQuery = Type.Object({
@@ -64,9 +64,12 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
       await m.db.tx((o) =>
         recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
       );
-      return { status: 200, body: { ...renderRequest(final), attempts: attempts.map(renderRequest) } };
+      return { status: 200, body: { ...renderAttempt(final), attempts: attempts.map(renderAttempt) } };
     },
-    { description: "The final attempt's record with `attempts[]` (every attempt, first to last); `usage_estimated` as in the list." },
+    {
+      description:
+        "The final attempt's record with `attempts[]` (every attempt, first to last); `usage_estimated` as in the list. Each attempt, and the top level for the final one, carries `routing_decision`: what the router knew when it chose that attempt's route, as `routing_metadata` reported it — `ttft_ms_estimate` and `throughput_tps_estimate` (its p50 estimates), `exploration` and `sticky` (why the route led), and `warnings` (`type`, `code`, `message`: what was dropped from the body). It is null for an attempt no route was planned for and for records stored before the gateway kept it.",
+    },
   );
   return app;
 }

@@ -75,6 +75,12 @@ export const sqliteMigrations: EmbeddedMigration[] = [
    "CREATE TABLE `stored_responses` (\n\t`workspace_id` text NOT NULL,\n\t`id` text NOT NULL,\n\t`input` text NOT NULL,\n\t`response` text NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\tPRIMARY KEY(`workspace_id`, `id`)\n);",
    "CREATE INDEX `stored_responses_expires_idx` ON `stored_responses` (`expires_at`);"
   ]
+ },
+ {
+  "tag": "0006_routing_decision",
+  "statements": [
+   "ALTER TABLE `request_records` ADD `routing_decision` text;"
+  ]
  }
 ];
 export const postgresMigrations: EmbeddedMigration[] = [
@@ -146,6 +152,12 @@ export const postgresMigrations: EmbeddedMigration[] = [
   "statements": [
    "CREATE TABLE \"stored_responses\" (\n\t\"workspace_id\" text NOT NULL,\n\t\"id\" text NOT NULL,\n\t\"input\" text NOT NULL,\n\t\"response\" text NOT NULL,\n\t\"bytes\" integer NOT NULL,\n\t\"created_at\" bigint NOT NULL,\n\t\"expires_at\" bigint NOT NULL,\n\tCONSTRAINT \"stored_responses_workspace_id_id_pk\" PRIMARY KEY(\"workspace_id\",\"id\")\n);",
    "CREATE INDEX \"stored_responses_expires_idx\" ON \"stored_responses\" USING btree (\"expires_at\");"
+  ]
+ },
+ {
+  "tag": "0006_routing_decision",
+  "statements": [
+   "ALTER TABLE \"request_records\" ADD COLUMN \"routing_decision\" text;"
   ]
  }
 ];

@@ -133,6 +133,8 @@ export const requestRecords = sqliteTable(
     customFields: text("custom_fields"),
     /** True when the tokens (and so the cost) are the gateway's estimate, not the upstream's usage report. */
     usageEstimated: bool("usage_estimated").notNull().default(false),
+    /** What the router knew when it chose this attempt's route (JSON: estimates, exploration, sticky, warnings); null on older rows. */
+    routingDecision: text("routing_decision"),
   },
   (t) => [index("rr_ws_created_idx").on(t.workspaceId, t.createdAt), index("rr_ws_request_idx").on(t.workspaceId, t.requestId)],
 );

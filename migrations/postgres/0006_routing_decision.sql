@@ -1,0 +1,1 @@
+ALTER TABLE "request_records" ADD COLUMN "routing_decision" text;

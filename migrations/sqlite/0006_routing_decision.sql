@@ -1,0 +1,1 @@
+ALTER TABLE `request_records` ADD `routing_decision` text;
