@@ -1,7 +1,12 @@
-// Routing: being built this session (issue 57).
+// Routing: the workspace's routing defaults (a form, or read-only without routing:write) above the
+// router's live view of every route.
+import "./routing.css";
+import { h } from "preact";
 import type { PageProps } from "../lib/types";
-import { empty, page } from "../lib/ui";
+import { page } from "../lib/ui";
+import { RoutingDefaults } from "./routing-defaults";
+import { RoutingHealth } from "./routing-health";
 
-export function Routing(_: PageProps) {
-  return page("Routing", empty("This page is being built."));
+export function Routing({ me }: PageProps) {
+  return page("Routing", [h(RoutingDefaults, { me }), h(RoutingHealth, null)]);
 }
