@@ -50,6 +50,7 @@ export const MANAGEMENT_ROUTES = {
   "routing.delete": r("DELETE", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Clear every routing default"),
   "routingHealth.get": r("GET", "/v1/routing/health", ["routing:read"], READ, "routing", "Every route's estimates, samples and circuit"),
   "usage.get": r("GET", `${W}/usage`, ["usage:read"], READ, "usage", "Usage aggregates over a date range"),
+  "usage.series": r("GET", `${W}/usage/series`, ["usage:read"], READ, "usage", "Usage and TTFT percentiles per hour, day or week"),
   "requests.list": r("GET", `${W}/requests`, ["usage:read"], READ, "usage", "List request records"),
   "requests.get": r("GET", `${W}/requests/:request_id`, ["usage:read"], READ, "usage", "One request with every attempt"),
   "budgets.list": r("GET", `${W}/budgets`, ["budgets:read"], READ, "budgets", "List budgets"),

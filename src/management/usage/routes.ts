@@ -6,24 +6,14 @@ import { mount, type Reply } from "../mount";
 import type { Management } from "../module";
 import { checkQuery, oneOf } from "../validate";
 import { GROUP_BY } from "./repo";
-
-const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "a date, YYYY-MM-DD" });
+import { seriesRoutes } from "./series-routes";
+import { DAY_MS, Day, dayOf, validDay } from "./series-range";
 
 export const UsageQuery = Type.Object({
   start_date: Type.Optional(Day),
   end_date: Type.Optional(Day),
   group_by: Type.Optional(oneOf(GROUP_BY)),
 });
-
-const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-function validDay(day: string, param: string): string {
-  if (Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || dayOf(Date.parse(`${day}T00:00:00Z`)) !== day) {
-    throw new ApiError("invalid_parameter", `Invalid '${param}': not a calendar date.`, { param });
-  }
-  return day;
-}
 
 export async function usageReply(
   m: Management,
@@ -46,5 +36,6 @@ export function usageRoutes(app: Elysia, m: Management): Elysia {
     query: UsageQuery,
     description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
   });
+  seriesRoutes(app, m);
   return app;
 }
