@@ -1,7 +1,7 @@
 // `bun run bench`: direct → bare proxy → minimal JS proxy (a reference) → Switchyard under the same load,
 // alternating rounds, one table. Streams come in three dialects (stream-kinds.ts): chat completions, and
 // beside each chat row the same answer as Anthropic Messages and as OpenAI Responses events.
-// Writes bench/results/latest.{md,json} and docs/benchmark.md's table (--quick: quick.{md,json},
+// Writes bench/results/latest.{md,json} and bench/README.md's table (--quick: quick.{md,json},
 // that table untouched). KEY=VALUE arguments go to the gateway's environment, for an experiment: the run's
 // settings name them, and a full run writes experiment.{md,json}, leaving latest.* and that table alone.
 // Everything runs on loopback, every loop is bounded, every child is killed on exit.
@@ -231,11 +231,11 @@ async function main(): Promise<number> {
       JSON.stringify(results, (_, v) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v), 1) + "\n",
     );
     if (readmeToo) {
-      // The table lives in docs/benchmark.md (the README is for users and links there).
-      const doc = join(ROOT, "docs", "benchmark.md");
+      // The table lives in bench/README.md (the README is for users and links there).
+      const doc = join(ROOT, "bench", "README.md");
       writeFileSync(doc, updateReadme(readFileSync(doc, "utf8"), md));
     }
-    log(`done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and docs/benchmark.md's table" : ""}`);
+    log(`done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and bench/README.md's table" : ""}`);
     log(`median startup ${median(freshDbMs).toFixed(0)} ms`);
     return failures.length ? 1 : 0;
   } finally {

@@ -1,6 +1,6 @@
 // `bun run bench:routing`: the adaptive router in a simulated market (issue 54's "How it is measured").
 // Runs every scenario on a simulated clock with one seed, prints a table per scenario and the summary with
-// the targets' verdicts, and writes the summary into docs/benchmark.md between its markers (--no-write: don't).
+// the targets' verdicts, and writes the summary into bench/README.md between its markers (--no-write: don't).
 // Options: --seed N (default 54), --only NAME[,NAME] (no write), --requests N (scored per scenario).
 import { join } from "node:path";
 import { score } from "./metrics";
@@ -44,6 +44,6 @@ if (write) {
     "(TTFT: lower is better; tok/s: higher; score: the strategy's own score of the route on the true figures);",
     "switching counts the requests after a change until the router's first choice is the oracle's for 10 in a row.",
   ].join("\n");
-  writeBlock(join(import.meta.dir, "..", "..", "docs", "benchmark.md"), summaryBlock(results, header));
-  console.log("docs/benchmark.md: routing-bench block written");
+  writeBlock(join(import.meta.dir, "..", "README.md"), summaryBlock(results, header));
+  console.log("bench/README.md: routing-bench block written");
 }

@@ -1,23 +1,8 @@
-// Bun's allocator (its fork of mimalloc) gives memory back to the OS in the background: each time a
-// thread goes idle (the JS thread does, between network reads), a scavenger thread walks that thread's
-// heap pages and discards the free "holes" inside them, at most once every
-// MIMALLOC_PURGE_HOLES_MIN_INTERVAL ms — 100 by default. A gateway goes idle hundreds of times a second,
-// so it paid for ten walks of its whole heap a second, loaded or not: on the bench VM the scavenger cost
-// ~150 µs per stream at 8 streams (the minimal JS proxy's 67, the bare proxy's 17), about a fifth of a
-// stream's CPU. At most one walk a second instead: 0.83× the CPU per stream at 8 streams and 0.92× at 32
-// (bench/ab.ts --together, three gateways per side, every process cheaper), with the same resident memory
-// under 128 streams (a burst of 128 JSON connections gives its memory back later: the bench's lifetime
-// peak rose by ~5–10 MB); 5 s was no cheaper than 1 s (bench/NOTES.md).
-//
-// Bun's GC timer (BUN_GC_TIMER_DISABLE): about once a second, Bun starts a collection when the heap grew
-// since its last look. The gateway keeps its heap in hand itself (memory-governor.ts: full collections
-// when old garbage piles up, a settling one once idle; paced eden collections for streams), and at low
-// load the timer's collections were half of all of them: under 8 streams, 37 eden collections per 2,000
-// streams (~2.3 ms each), 19 without it (JSC's GC log, bench/threads.ts). Without it: side by side
-// (bench/ab.ts --together, 8 streams, two gateways per side) 0.93 per stream (every process below every
-// one with it; paired 0.97, quartiles 0.96–1.01), per JSON request at 32 connections paired 0.97 (0.96–1.02),
-// and the same peak under rounds of 128 streams (92.9 and 94.6 MB against 92.0 and 93.2,
-// bench/probes/smaps.ts). BUN_GC_TIMER_DISABLE=0 keeps Bun's timer.
+// Two settings only the process's start can give. Bun's allocator (mimalloc) gives free memory back each
+// time a thread goes idle, at most every MIMALLOC_PURGE_HOLES_MIN_INTERVAL ms (100 by default), and a
+// gateway goes idle hundreds of times a second: once a second is enough. Bun's GC timer
+// (BUN_GC_TIMER_DISABLE) starts collections the memory governor already paces. What each buys:
+// docs/tuning.md.
 //
 // The allocator and Bun read these from the environment once, when the process starts, and Bun exposes no
 // call to change them later. So `serve` re-executes itself once, in place (execve: same pid, arguments,

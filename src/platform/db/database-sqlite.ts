@@ -30,14 +30,8 @@ export function openSqlite(path: string): Database {
   raw.run("PRAGMA busy_timeout = 250");
   raw.run("PRAGMA journal_mode = WAL");
   raw.run("PRAGMA synchronous = NORMAL");
-  // SQLite's own default (1,000 pages, ~4 MB of WAL), set here so that no one raises it again without
-  // reading why: the checkpoint runs inside the commit that passes the mark, on the event loop (bun:sqlite
-  // is synchronous), and copies the whole WAL into the database and syncs it. At 10,000 pages (~41 MB)
-  // that commit took 85–370 ms instead of ~1.6 (500-record batches in a loop, bench/NOTES.md),
-  // and under the JSON load the gateway's event loop stopped for 78–107 ms every ~5 s (every stream and
-  // request in flight with it); at 1,000 the slowest commit read 10–22 ms, the loop had no stall above 40 ms
-  // but its warm-up's, the CPU for the same records was the same (1.38–1.43 s against 1.33–1.73 s per
-  // 300,000) and side by side 0.97× per JSON request (quartiles 0.96–1.00). The WAL file stays ~4 MB.
+  // SQLite's own default (1,000 pages, ~4 MB of WAL), set here so that no one raises it again: the
+  // checkpoint runs inside a commit, on the event loop, and a larger WAL stalled it (docs/tuning.md).
   raw.run("PRAGMA wal_autocheckpoint = 1000");
   const orm = drizzleSqlite(raw, { schema: sqliteSchema });
   const lock = new Mutex();
