@@ -1,0 +1,112 @@
+// One budget: what it covers, its period, flags and spend bar, with an edit form (limit, enforce,
+// include_byok via PATCH) and an in-page confirmed delete when the key may write.
+import { h } from "preact";
+import { useState } from "preact/hooks";
+import { call, ws, type Row } from "../lib/api";
+import { field, form, formError, useSubmit, values } from "../lib/form";
+import { spendBar } from "../lib/spend-bar";
+import { fields, text } from "../lib/ui";
+import { ConfirmButton } from "./budgets-confirm";
+import { useDraft } from "./budgets-draft";
+import { keyLabel, PERIODS, type Targets } from "./budgets-create";
+import { limitValue, toMicro } from "./budgets-money";
+
+/** What a budget covers, in words: the key's name or the provider's display name when known. */
+export function scopeLabel(b: Row, t: Targets): string {
+  if (b.scope === "workspace") return "Workspace";
+  if (b.scope === "api_key") {
+    const k = t.keys?.find((x) => x.api_key_id === b.scope_id);
+    return `API key ${k ? keyLabel(k) : text(b.scope_id)}`;
+  }
+  const p = t.providers?.find((x) => x.id === b.scope_id);
+  return `BYOK provider ${p ? `${text(p.display_name)} (${text(p.id)})` : text(b.scope_id)}`;
+}
+
+const periodLabel = (p: unknown) => PERIODS.find(([v]) => v === p)?.[1] ?? text(p);
+const yesNo = (v: unknown) => (v ? "Yes" : "No");
+
+export interface CardProps {
+  budget: Row;
+  workspaceId: string;
+  targets: Targets;
+  canWrite: boolean;
+  /** Tells the page what changed (the API's reply, or null for a delete answered 204). */
+  changed: (verb: "updated" | "deleted", reply: Row | null) => void;
+}
+
+function EditBudget({
+  budget: b,
+  workspaceId,
+  close,
+  changed,
+}: {
+  budget: Row;
+  workspaceId: string;
+  close: () => void;
+  changed: CardProps["changed"];
+}) {
+  const id = text(b.budget_id);
+  const d = useDraft({ limit: text(b.limit), enforce: Boolean(b.enforce), include_byok: Boolean(b.include_byok) });
+  const s = useSubmit(
+    async (f) => {
+      const v = values(f);
+      const body: Row = { enforce: v.enforce === "on", include_byok: v.include_byok === "on" };
+      const limit = limitValue(String(v.limit ?? ""));
+      if (limit !== undefined) body.limit = limit;
+      return call("PATCH", ws(workspaceId, `/budgets/${encodeURIComponent(id)}`), body);
+    },
+    (r) => {
+      close();
+      changed("updated", r);
+    },
+  );
+  return form(
+    s,
+    "Edit budget",
+    d.wrap([
+      field({ label: "Limit (USD)", name: "limit", id: `limit-${id}`, value: d.str("limit"), failure: s.failure }),
+      field({ label: "Enforce", name: "enforce", id: `enforce-${id}`, type: "checkbox", checked: d.on("enforce"), failure: s.failure }),
+      field({
+        label: "Include BYOK spend",
+        name: "include_byok",
+        id: `include-byok-${id}`,
+        type: "checkbox",
+        checked: d.on("include_byok"),
+        failure: s.failure,
+      }),
+      formError(s.failure, ["limit", "enforce", "include_byok"]),
+      h("button", { type: "button", onClick: close }, "Cancel"),
+    ]),
+    "Save changes",
+  );
+}
+
+export function BudgetCard(p: CardProps) {
+  const b = p.budget;
+  const [editing, setEditing] = useState(false);
+  const name = `${scopeLabel(b, p.targets)}, ${text(b.period)}`;
+  return h("article", { class: "budget", "aria-label": `Budget: ${name}` }, [
+    h("h3", null, name),
+    spendBar(name, toMicro(b.spend), toMicro(b.limit)),
+    fields([
+      ["Scope", scopeLabel(b, p.targets)],
+      ["Period", `${periodLabel(b.period)}: ${text(b.period_start)} to ${text(b.period_end)}`],
+      ["Limit", `$${text(b.limit)}`],
+      ["Enforce", yesNo(b.enforce)],
+      ["Include BYOK", yesNo(b.include_byok)],
+    ]),
+    p.canWrite
+      ? editing
+        ? h(EditBudget, { budget: b, workspaceId: p.workspaceId, close: () => setEditing(false), changed: p.changed })
+        : h("div", { class: "actions" }, [
+            h("button", { type: "button", "aria-label": `Edit budget ${name}`, onClick: () => setEditing(true) }, "Edit"),
+            h(ConfirmButton, {
+              label: "Delete",
+              what: `budget ${name}`,
+              action: () => call("DELETE", ws(p.workspaceId, `/budgets/${encodeURIComponent(text(b.budget_id))}`)),
+              done: (r) => p.changed("deleted", Object.keys(r as Row).length ? (r as Row) : null),
+            }),
+          ])
+      : null,
+  ]);
+}

@@ -1,0 +1,114 @@
+// The create-a-budget form: scope and its target (an API key or a BYOK provider), period, limit in USD,
+// enforce and include_byok. Each attempt carries an Idempotency-Key; only a retry of the same body after
+// no answer at all (the network failed) reuses it, so a retry never creates a second budget.
+import { h } from "preact";
+import { useRef } from "preact/hooks";
+import { ApiFailure, call, ws, type Row } from "../lib/api";
+import { field, form, formError, useSubmit, values } from "../lib/form";
+import { text } from "../lib/ui";
+import { useDraft } from "./budgets-draft";
+import { limitValue, newIdempotencyKey } from "./budgets-money";
+
+export const PERIODS: [string, string][] = [
+  ["daily", "Daily (UTC day)"],
+  ["weekly", "Weekly (from Monday, UTC)"],
+  ["monthly", "Monthly (UTC month)"],
+];
+const SCOPES: [string, string][] = [
+  ["workspace", "Workspace"],
+  ["api_key", "API key"],
+  ["byok", "BYOK provider"],
+];
+const NAMES = ["scope", "scope_id", "period", "limit", "enforce", "include_byok"];
+
+export interface Targets {
+  /** The workspace's API keys, or null when the signed-in key may not list them (no keys:read). */
+  keys: Row[] | null;
+  /** The providers that take BYOK keys, or null while unknown. */
+  providers: Row[] | null;
+}
+
+export const keyLabel = (k: Row) => `${text(k.name)} (${text(k.key_prefix)}…)`;
+
+function targetField(scope: string, value: string, t: Targets, failure: ReturnType<typeof useSubmit>["failure"]) {
+  if (scope === "workspace") return null;
+  const list = scope === "api_key" ? t.keys : t.providers;
+  const label = scope === "api_key" ? "API key" : "BYOK provider";
+  if (list === null || list.length === 0) {
+    const hint = scope === "api_key" ? "The API key's ID (this key cannot list keys: it lacks keys:read)." : "The provider's ID.";
+    return field({ label: `${label} ID`, name: "scope_id", value, failure, hint: list === null ? hint : "None listed: enter an ID." });
+  }
+  const options: [string, string][] =
+    scope === "api_key"
+      ? list.map((k) => [text(k.api_key_id), keyLabel(k)])
+      : list.map((p) => [text(p.id), `${text(p.display_name)} (${text(p.id)})`]);
+  // Until one is picked the select shows its first option, and that is what the form sends.
+  return field({ label, name: "scope_id", type: "select", options, value: value || options[0]![0], failure });
+}
+
+const INITIAL = { scope: "workspace", scope_id: "", period: "monthly", limit: "", enforce: true, include_byok: false };
+
+export function CreateBudget({ workspaceId, targets, created }: { workspaceId: string; targets: Targets; created: (b: Row) => void }) {
+  const d = useDraft(INITIAL);
+  const pending = useRef<{ body: string; key: string } | null>(null);
+  const s = useSubmit(
+    async (f) => {
+      const v = values(f);
+      const body: Row = { scope: v.scope, period: v.period, enforce: v.enforce === "on", include_byok: v.include_byok === "on" };
+      if (v.scope !== "workspace") body.scope_id = v.scope_id;
+      const limit = limitValue(String(v.limit ?? ""));
+      if (limit !== undefined) body.limit = limit;
+      const json = JSON.stringify(body);
+      const key = pending.current?.body === json ? pending.current.key : newIdempotencyKey();
+      pending.current = { body: json, key };
+      try {
+        const r = await call("POST", ws(workspaceId, "/budgets"), body, { "Idempotency-Key": key });
+        pending.current = null;
+        return r;
+      } catch (e) {
+        // An answer (even an error) is stored under the key; only a request that got none may reuse it.
+        if (e instanceof ApiFailure) pending.current = null;
+        throw e;
+      }
+    },
+    (b) => {
+      d.reset();
+      created(b);
+    },
+  );
+  const scope = d.str("scope");
+  return h("div", { class: "budget-create" }, [
+    h("h3", null, "New budget"),
+    form(
+      s,
+      "New budget",
+      d.wrap([
+        h(
+          "div",
+          { class: "draft", onChange: () => d.set("scope_id", "") },
+          field({ label: "Scope", name: "scope", type: "select", options: SCOPES, value: scope, failure: s.failure }),
+        ),
+        targetField(scope, d.str("scope_id"), targets, s.failure),
+        field({ label: "Period", name: "period", type: "select", options: PERIODS, value: d.str("period"), failure: s.failure }),
+        field({
+          label: "Limit (USD)",
+          name: "limit",
+          value: d.str("limit"),
+          failure: s.failure,
+          placeholder: "100.00",
+          hint: "Dollars, up to 6 decimal places.",
+        }),
+        field({
+          label: "Enforce (refuse calls once spent)",
+          name: "enforce",
+          type: "checkbox",
+          checked: d.on("enforce"),
+          failure: s.failure,
+        }),
+        field({ label: "Include BYOK spend", name: "include_byok", type: "checkbox", checked: d.on("include_byok"), failure: s.failure }),
+        formError(s.failure, NAMES),
+      ]),
+      "Create budget",
+    ),
+  ]);
+}
