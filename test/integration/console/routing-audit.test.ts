@@ -120,8 +120,8 @@ for (const db of dialects) {
         };
         const deadline = Date.now() + 10_000;
         while ((await okOf()) < 2 && Date.now() < deadline) {
-          await page.getByRole("button", { name: "Refresh" }).click();
-          await page.getByRole("button", { name: "Refresh" }).waitFor();
+          await page.getByRole("button", { name: "Refresh", exact: true }).click();
+          await page.getByRole("button", { name: "Refresh", exact: true }).waitFor();
         }
         expect(await okOf()).toBe(2);
         const measured = tableRows
@@ -213,6 +213,22 @@ for (const db of dialects) {
       });
     });
 
+    test("Clear all asks first, then resets every field to its built-in default", async () => {
+      await onPage(browser, async ({ page }) => {
+        await signIn(page, g.s.url, g.s.adminKey, "#/routing");
+        await page.getByRole("button", { name: "Clear all…" }).click();
+        await page.getByRole("button", { name: "Cancel" }).click();
+        expect(((await (await g.s.fetch(defaultsPath)).json()) as { updated_at: unknown }).updated_at).not.toBeNull();
+        await page.getByRole("button", { name: "Clear all…" }).click();
+        await page.getByRole("button", { name: "Clear all defaults" }).click();
+        await page.getByRole("status").filter({ hasText: "Cleared: every field is back to its built-in default. Applied." }).waitFor();
+        expect(await page.getByLabel("Optimize", { exact: true }).inputValue()).toBe("cost-focus");
+        expect(await page.getByLabel("Min success rate (0 to 1)").inputValue()).toBe("");
+      });
+      const after = (await (await g.s.fetch(defaultsPath)).json()) as Record<string, unknown>;
+      expect(after).toMatchObject({ optimize: "cost-focus", min_success_rate: null, updated_at: null });
+    });
+
     test("at 390×844 neither page overflows sideways", async () => {
       await onPage(
         browser,
@@ -227,6 +243,36 @@ for (const db of dialects) {
         },
         { width: 390, height: 844 },
       );
+    });
+  });
+
+  describe(`console routing defaults in shared mode on ${db}`, () => {
+    let g: TestGateway;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      g = await startGateway({ db, env: { REDIS_URL: "redis://127.0.0.1:6379/0" } });
+      browser = await launch();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await g?.stop();
+    });
+
+    test("a 202 answer says the change is applied here and propagation to the other instances is pending", async () => {
+      await onPage(browser, async ({ page }) => {
+        await signIn(page, g.s.url, g.s.adminKey, "#/routing");
+        await page.getByLabel("Optimize", { exact: true }).selectOption("tps");
+        await page.getByRole("button", { name: "Save changes" }).click();
+        await page.getByRole("status").filter({ hasText: "Saved optimize. Propagation pending" }).waitFor();
+        await page.getByRole("button", { name: "Clear all…" }).click();
+        await page.getByRole("button", { name: "Clear all defaults" }).click();
+        await page
+          .getByRole("status")
+          .filter({ hasText: "Cleared: every field is back to its built-in default. Propagation pending" })
+          .waitFor();
+      });
+      expect(g.s.deps.management.routingDefaults.get(g.s.workspaceId).optimize).toBe("cost-focus");
     });
   });
 }

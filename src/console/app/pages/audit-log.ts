@@ -44,7 +44,7 @@ function query(f: Filters, offset: number): string {
 }
 
 /** Like useApi, but keeps the failure itself so a filter's field can show the message its `param` names. */
-function useList(path: string) {
+function useList(path: string, tick: number) {
   const [s, set] = useState<{ data: Row | null; failure: ApiFailure | null; loading: boolean }>({
     data: null,
     failure: null,
@@ -61,7 +61,7 @@ function useList(path: string) {
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [path, tick]);
   return s;
 }
 
@@ -73,9 +73,9 @@ function useNames(me: PageProps["me"]): Names {
 
 export function AuditLog({ me }: PageProps) {
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [applied, setApplied] = useState<{ filters: Filters; offset: number }>({ filters: NO_FILTERS, offset: 0 });
+  const [applied, setApplied] = useState({ filters: NO_FILTERS, offset: 0, tick: 0 });
   const qs = query(applied.filters, applied.offset);
-  const list = useList(ws(me.workspace_id, `/audit-logs${qs ? `?${qs}` : ""}`));
+  const list = useList(ws(me.workspace_id, `/audit-logs${qs ? `?${qs}` : ""}`), applied.tick);
   const names = useNames(me);
   const onInput = (e: Event) => {
     const el = e.target as HTMLInputElement | HTMLSelectElement;
@@ -83,11 +83,12 @@ export function AuditLog({ me }: PageProps) {
   };
   const apply = (e: Event) => {
     e.preventDefault();
-    setApplied({ filters: draft, offset: 0 });
+    // A new tick re-reads even when the filters are unchanged (Apply doubles as refresh).
+    setApplied((a) => ({ filters: draft, offset: 0, tick: a.tick + 1 }));
   };
   const reset = () => {
     setDraft(NO_FILTERS);
-    setApplied({ filters: NO_FILTERS, offset: 0 });
+    setApplied((a) => ({ filters: NO_FILTERS, offset: 0, tick: a.tick + 1 }));
   };
   const cols: Column[] = [
     ["Time", (r) => when(r.created_at)],

@@ -76,7 +76,11 @@ export function RoutingHealth() {
   return h("section", { "aria-labelledby": "rh-title", class: "rh" }, [
     h("div", { class: "page-head" }, [
       h("h3", { id: "rh-title" }, "Route health"),
-      h("button", { type: "button", onClick: refresh, disabled: refreshing }, refreshing ? "Refreshing…" : "Refresh"),
+      h(
+        "button",
+        { type: "button", onClick: refresh, "aria-busy": refreshing ? "true" : undefined },
+        refreshing ? "Refreshing…" : "Refresh",
+      ),
     ]),
     h("p", { class: "hint" }, [
       "This instance's live estimates per route; \u201c(prior)\u201d marks a figure not measured yet. ",
