@@ -1,79 +1,76 @@
-// Requests: the request log, paged, and one request's detail with every attempt (`#/requests/<id>`).
+// Requests: the request log with the list API's filters (kept in the address, `#/requests/?…`), paged,
+// a box that opens a request by its X-Request-ID, and one request's detail (`#/requests/<id>`).
+import "./requests.css";
 import { h } from "preact";
-import { useState } from "preact/hooks";
-import { ws, type Row } from "../lib/api";
-import { useApi } from "../lib/hooks";
+import type { Row } from "../lib/api";
+import { owns } from "../lib/form";
 import { go } from "../lib/route";
 import type { Me, PageProps } from "../lib/types";
-import { dollars, empty, fields, page, status, table, text } from "../lib/ui";
+import { dollars, empty, page, status, table, text } from "../lib/ui";
+import { RequestDetail } from "./requests-detail";
+import { FilterForm, OpenById } from "./requests-filters";
+import { FILTERS, isFilterAddress, listPath, PAGE_SIZE, parseQuery, queryAddress, useLoad, type ListQuery } from "./requests-query";
 
-const PAGE_SIZE = 20;
+/** The list's address when a request was opened from it: "Back" returns to the same filters and page. */
+let lastList: string | undefined;
 
-function RequestDetail({ me, id }: { me: Me; id: string }) {
-  const s = useApi(ws(me.workspace_id, `/requests/${encodeURIComponent(id)}`));
-  const back = h("button", { type: "button", onClick: () => go("requests") }, "← Back to requests");
-  if (!s.data) return h("section", { "aria-label": "Request detail" }, [back, status(s)]);
-  const r = s.data;
-  return h("section", { "aria-label": "Request detail" }, [
-    back,
-    h("h2", null, "Request"),
-    fields([
-      ["Request ID", text(r.request_id)],
-      ["Created", text(r.created_at)],
-      ["Model", text(r.model)],
-      ["Provider", text(r.provider)],
-      ["Routing strategy", text(r.routing_strategy)],
-      ["Status", text(r.status_code)],
-      ["Input tokens", text(r.input_tokens)],
-      ["Output tokens", text(r.output_tokens)],
-      ["Cost", dollars(r.cost_microdollars)],
-      ["Tags", (r.tags as string[] | null)?.join(", ") ?? ""],
-      ["Metadata", text(r.custom_fields)],
-    ]),
-    h("h3", null, "Attempts"),
+function pager(q: ListQuery, shown: number, total: number) {
+  const to = (offset: number) => () => go("requests", queryAddress({ ...q, offset }));
+  return h("nav", { "aria-label": "Pages of requests", class: "requests-pager" }, [
+    h("button", { type: "button", disabled: q.offset === 0, onClick: to(Math.max(0, q.offset - PAGE_SIZE)) }, "Previous"),
+    h("span", { "aria-live": "polite" }, `${shown === 0 ? 0 : q.offset + 1}–${q.offset + shown} of ${total}`),
+    h("button", { type: "button", disabled: q.offset + PAGE_SIZE >= total, onClick: to(q.offset + PAGE_SIZE) }, "Next"),
+  ]);
+}
+
+function results(q: ListQuery, data: Row) {
+  const rows = data.requests as Row[];
+  const total = Number(data.total);
+  const filtered = Object.keys(q.filters).length > 0;
+  if (rows.length === 0 && q.offset === 0) return empty(filtered ? "No requests match these filters." : "No requests recorded yet.");
+  return [
     table(
       [
-        ["Attempt", (a) => text(a.attempt)],
-        ["Provider", (a) => text(a.provider)],
-        ["Provider model", (a) => text(a.provider_model_id)],
-        ["Status", (a) => text(a.status_code)],
-        ["Error", (a) => text(a.error_code)],
-        ["Latency ms", (a) => text(a.latency_ms)],
-        ["Final", (a) => (a.is_final_attempt ? "yes" : "no")],
+        ["Request ID", (r) => text(r.request_id)],
+        ["Created", (r) => text(r.created_at)],
+        ["Model", (r) => text(r.model)],
+        ["Provider", (r) => text(r.provider)],
+        ["Status", (r) => text(r.status_code)],
+        ["Success", (r) => (r.success ? "yes" : "no")],
+        ["Latency ms", (r) => text(r.latency_ms)],
+        ["Tokens", (r) => text(Number(r.input_tokens ?? 0) + Number(r.output_tokens ?? 0))],
+        ["Cost", (r) => dollars(r.cost_microdollars)],
+        ["Trace ID", (r) => text(r.trace_id)],
+        ["Tags", (r) => (r.tags as string[] | null)?.join(", ") ?? ""],
       ],
-      r.attempts as Row[],
+      rows,
+      (r) => {
+        lastList = queryAddress(q);
+        go("requests", String(r.request_id));
+      },
+      "Requests",
     ),
+    pager(q, rows.length, total),
+  ];
+}
+
+function RequestList({ me, rest }: { me: Me; rest: string | null }) {
+  const q = parseQuery(rest);
+  const s = useLoad(listPath(me.workspace_id, q));
+  // The form shows the failure: beside the filter its param names, else above its buttons.
+  const byField = s.failure !== null && FILTERS.some((n) => owns(s.failure!.param, n));
+  return page("Requests", [
+    h(OpenById, null),
+    h(FilterForm, { query: q, failure: s.failure }),
+    s.data
+      ? results(q, s.data)
+      : s.failure
+        ? empty(byField ? "Fix the filter marked above." : "The list could not be loaded: see the message above.")
+        : status({ data: null, error: null }),
   ]);
 }
 
 export function Requests({ me, rest }: PageProps) {
-  const [offset, setOffset] = useState(0);
-  const s = useApi(rest ? null : ws(me.workspace_id, `/requests?limit=${PAGE_SIZE}&offset=${offset}`));
-  if (rest) return h(RequestDetail, { me, id: rest });
-  if (!s.data) return page("Requests", status(s));
-  const rows = s.data.requests as Row[];
-  const total = Number(s.data.total);
-  return page("Requests", [
-    rows.length === 0
-      ? empty("No requests recorded yet.")
-      : table(
-          [
-            ["Request ID", (r) => text(r.request_id)],
-            ["Created", (r) => text(r.created_at)],
-            ["Model", (r) => text(r.model)],
-            ["Provider", (r) => text(r.provider)],
-            ["Success", (r) => (r.success ? "yes" : "no")],
-            ["Tokens", (r) => text(Number(r.input_tokens ?? 0) + Number(r.output_tokens ?? 0))],
-            ["Cost", (r) => dollars(r.cost_microdollars)],
-            ["Tags", (r) => (r.tags as string[] | null)?.join(", ") ?? ""],
-          ],
-          rows,
-          (r) => go("requests", String(r.request_id)),
-        ),
-    h("nav", { "aria-label": "Pages of requests" }, [
-      h("button", { type: "button", disabled: offset === 0, onClick: () => setOffset(Math.max(0, offset - PAGE_SIZE)) }, "Previous"),
-      h("span", null, ` ${total === 0 ? 0 : offset + 1}–${offset + rows.length} of ${total} `),
-      h("button", { type: "button", disabled: offset + PAGE_SIZE >= total, onClick: () => setOffset(offset + PAGE_SIZE) }, "Next"),
-    ]),
-  ]);
+  if (!isFilterAddress(rest)) return h(RequestDetail, { me, id: rest!, back: lastList });
+  return h(RequestList, { me, rest });
 }
