@@ -217,7 +217,11 @@ for (const db of dialects) {
       await onPage(browser, async ({ page }) => {
         await signIn(page, g.s.url, g.s.adminKey, "#/routing");
         await page.getByRole("button", { name: "Clear all…" }).click();
-        await page.getByRole("button", { name: "Cancel" }).click();
+        // Focus moves onto Cancel, so the keyboard answers the question; Enter cancels and returns it.
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
+        await page.keyboard.press("Enter");
+        await page.getByRole("button", { name: "Clear all…" }).waitFor();
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Clear all…");
         expect(((await (await g.s.fetch(defaultsPath)).json()) as { updated_at: unknown }).updated_at).not.toBeNull();
         await page.getByRole("button", { name: "Clear all…" }).click();
         await page.getByRole("button", { name: "Clear all defaults" }).click();

@@ -1,7 +1,7 @@
 // The workspace's routing defaults: a form sending only the fields changed (PATCH), a two-step "Clear all"
 // (DELETE), the API's message beside the field its `param` names, and a read-only view without routing:write.
 import { h, type VNode } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
 import { field, formError, useSubmit } from "../lib/form";
 import { useApi } from "../lib/hooks";
@@ -39,6 +39,15 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(data));
   const [notice, setNotice] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Keyboard focus follows the question: onto Cancel when it is asked, back to "Clear all…" once answered.
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const clearRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+    else if (asked.current) clearRef.current?.focus();
+    asked.current = confirming;
+  }, [confirming]);
   const adopt = (reply: Row, what: string) => {
     setBase(reply);
     setDraft(toDraft(reply));
@@ -88,9 +97,9 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
           { type: "button", class: "danger", disabled: clear.busy, onClick: clear.onSubmit },
           clear.busy ? "Clearing…" : "Clear all defaults",
         ),
-        h("button", { type: "button", onClick: () => setConfirming(false) }, "Cancel"),
+        h("button", { type: "button", ref: cancelRef, onClick: () => setConfirming(false) }, "Cancel"),
       ])
-    : h("button", { type: "button", onClick: () => setConfirming(true) }, "Clear all…");
+    : h("button", { type: "button", ref: clearRef, onClick: () => setConfirming(true) }, "Clear all…");
   return h(
     "form",
     { onSubmit: save.onSubmit, onInput, onChange: onInput, "aria-label": "Routing defaults", class: "rd-form", noValidate: true },
