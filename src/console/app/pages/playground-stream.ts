@@ -14,7 +14,7 @@ export interface Answer {
   /** From sending to the first content delta, as the browser saw it (ms). */
   ttftMs: number | null;
   totalMs: number;
-  /** The stream's own error event (a failure after its first byte). */
+  /** The stream's own error event (a failure after its first byte), or why reading it broke off. */
   error: ApiFailure | null;
   stopped: boolean;
 }
@@ -74,8 +74,9 @@ export async function streamChat(key: string, body: Row, signal: AbortSignal, on
       }
     }
   } catch (e) {
-    if (!isAbort(e)) throw e;
-    a.stopped = true;
+    // Cut off after the answer began (a dropped connection): what arrived is kept, with the reason.
+    if (isAbort(e)) a.stopped = true;
+    else a.error = new ApiFailure(`The stream broke off: ${String((e as Error)?.message ?? e)}`, 0, null, null);
   } finally {
     // After [DONE] or a Stop, nothing more is read: the body is let go (a stopped one is already aborted).
     void events.cancel().catch(() => undefined);
