@@ -61,8 +61,9 @@ function App() {
   if (!me) return h(SignIn, { onMe: setMe });
   const current = PAGES.find((p) => p.slug === place.page) ?? PAGES[0]!;
   const allowed = (p: Page) => me.scopes.includes(p.scope);
+  // Signing out forgets everything the console kept in this tab (the key, the playground's key).
   const signOut = () => {
-    sessionStorage.removeItem(KEY);
+    for (const k of Object.keys(sessionStorage)) if (k.startsWith("switchyard.console.")) sessionStorage.removeItem(k);
     setMe(null);
   };
   return h("div", { class: "shell" }, [
