@@ -137,6 +137,29 @@ for (const db of dialects) {
       });
     });
 
+    test("a circuit opened by failures reads as text, with the last failure", async () => {
+      g.mock.setScript({ provider: "delta" }, { kind: "error", status: 500 });
+      type Health = { routes: { provider_model_id: string; circuit: { state: string } }[] };
+      const state = async () =>
+        ((await (await g.s.fetch("/v1/routing/health")).json()) as Health).routes.find((r) => r.provider_model_id === "delta-dual")!.circuit
+          .state;
+      for (let i = 0; i < 10 && (await state()) !== "open"; i++) {
+        await g.s.fetch("/v1/chat/completions", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "acme/dual", messages: [{ role: "user", content: "hi" }] }),
+        });
+      }
+      expect(await state()).toBe("open");
+      await onPage(browser, async ({ page }) => {
+        await signIn(page, g.s.url, g.s.adminKey, "#/routing");
+        const row = page.getByRole("table", { name: "Route health" }).locator("tbody tr", { hasText: "delta-dual" });
+        await row.waitFor();
+        expect(await row.locator('td[data-col="Circuit"]').textContent()).toMatch(/^open until \d\d:\d\d:\d\d UTC, \d+ failures in a row$/);
+        expect(await row.locator('td[data-col="Last failure"]').textContent()).toMatch(/^HTTP 500/);
+      });
+    });
+
     test("a key without routing:write sees the values read-only, the scope named, no save", async () => {
       const { key } = await g.s.deps.repos.apiKeys.create({ workspaceId: g.s.workspaceId, name: "reader", scopes: ["routing:read"] });
       const stored = (await (await g.s.fetch(defaultsPath)).json()) as { optimize: string };

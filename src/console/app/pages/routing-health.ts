@@ -21,7 +21,7 @@ const CIRCUIT_TEXT: Record<string, string> = { closed: "closed", open: "open", h
 function circuit(r: Row) {
   const c = obj(r.circuit);
   const state = String(c.state ?? "closed");
-  const until = c.open_until ? ` until ${time(c.open_until)}` : "";
+  const until = state === "open" && c.open_until ? ` until ${time(c.open_until)}` : "";
   const fails = num(c.consecutive_failures) > 0 ? `, ${num(c.consecutive_failures)} failures in a row` : "";
   return h("span", { class: `circuit circuit-${state}`, "data-state": state }, `${CIRCUIT_TEXT[state] ?? state}${until}${fails}`);
 }
