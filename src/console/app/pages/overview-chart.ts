@@ -59,7 +59,8 @@ export function Chart({ label, xs, lines, format, hourly }: ChartProps) {
           stroke: l.color < 0 ? ERROR_RED : PALETTE[l.color % PALETTE.length],
           width: 2,
           dash: l.dashed ? [6, 4] : undefined,
-          points: { show: xs.length <= 14 },
+          // A line with gaps (TTFT where a bucket had none) marks every value, or a lone one would not show.
+          points: l.values.includes(null) ? { show: true, size: 6 } : { show: xs.length <= 14 },
         })),
       ],
     };
