@@ -200,4 +200,23 @@ describe.skipIf(!canRun)("console provider keys", () => {
       });
     });
   }
+
+  test("in shared mode an add and a delete say their propagation is pending (202)", async () => {
+    const mock = await startMockUpstream({ apiKeys: { alpha: GOOD } });
+    const s = await startServer({ env: { REDIS_URL: "redis://127.0.0.1:6379/0" }, configFile: gatewayConfig(mock) });
+    const w = await openPage(browser);
+    try {
+      await signIn(w.page, s.url, s.adminKey, "#/provider-keys");
+      await add(w.page, GOOD, "shared");
+      await w.page.getByRole("status").filter({ hasText: "Propagation is pending (202)" }).waitFor();
+      await row(w.page, "shared").getByRole("button", { name: "Delete" }).click();
+      await row(w.page, "shared").getByRole("button", { name: "Yes, delete" }).click();
+      await w.page.getByRole("status").filter({ hasText: "Deleted “shared”. Propagation is pending (202)" }).waitFor();
+      clean(w);
+    } finally {
+      await w.page.close();
+      await s.stop();
+      await mock.stop();
+    }
+  });
 });

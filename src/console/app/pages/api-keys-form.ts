@@ -1,6 +1,7 @@
 // The API key forms: create (name, scopes as one checkbox per scope, expiry) and edit (PATCH with only
 // what changed, so editing the name of an expired key does not resend its past expiry).
 import { h, type VNode } from "preact";
+import { useEffect } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
 import { field, formError, owns, useSubmit } from "../lib/form";
 import type { Me } from "../lib/types";
@@ -91,6 +92,8 @@ export function EditKeyForm(p: { me: Me; row: Row; onSaved: (saved: Row | null) 
     expires_at: localInput(p.row.expires_at),
   };
   const { draft, onField } = useDraft(() => ({ ...start }));
+  // Opened from a row's button far below: the keyboard follows to the form.
+  useEffect(() => document.getElementById("ak-edit-name")?.focus(), []);
   const s = useSubmit(
     async () => {
       const patch: Row = {};

@@ -1,7 +1,7 @@
 // API keys: the workspace's keys (revoked ones on request), creating one (its full key shown this once,
 // held only in this page's state, so dismissing or reloading forgets it), editing and revoking.
 import { h, type VNode } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { call, KEY, ws, type Row } from "../lib/api";
 import { useApi } from "../lib/hooks";
 import type { Me, PageProps } from "../lib/types";
@@ -12,6 +12,7 @@ import { CreateKeyForm, EditKeyForm } from "./api-keys-form";
 function NewKey({ created, onDismiss }: { created: Row; onDismiss: () => void }): VNode<any> {
   const [copied, setCopied] = useState<string | null>(null);
   const key = String(created.key);
+  useEffect(() => document.getElementById("ak-new-key-title")?.focus(), []);
   const copy = () => {
     const clip = navigator.clipboard as Clipboard | undefined;
     // The clipboard API exists only on a secure origin (https or localhost); elsewhere the key is copied by hand.
@@ -21,7 +22,7 @@ function NewKey({ created, onDismiss }: { created: Row; onDismiss: () => void })
     );
   };
   return h("section", { class: "ak-panel ak-new-key", "aria-labelledby": "ak-new-key-title" }, [
-    h("h3", { id: "ak-new-key-title" }, ["New key ", h("span", { class: "ak-name" }, text(created.name))]),
+    h("h3", { id: "ak-new-key-title", tabIndex: -1 }, ["New key ", h("span", { class: "ak-name" }, text(created.name))]),
     h("p", { class: "ak-warning" }, "Copy this key now: it will not be shown again."),
     h("code", { class: "ak-secret", "data-new-key": "" }, key),
     h("div", { class: "ak-buttons" }, [
