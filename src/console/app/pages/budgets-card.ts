@@ -10,6 +10,7 @@ import { ConfirmButton } from "./budgets-confirm";
 import { useDraft } from "./budgets-draft";
 import { keyLabel, PERIODS, type Targets } from "./budgets-create";
 import { limitValue, toMicro } from "./budgets-money";
+import { utc } from "./budgets-time";
 
 /** What a budget covers, in words: the key's name or the provider's display name when known. */
 export function scopeLabel(b: Row, t: Targets): string {
@@ -85,12 +86,12 @@ export function BudgetCard(p: CardProps) {
   const b = p.budget;
   const [editing, setEditing] = useState(false);
   const name = `${scopeLabel(b, p.targets)}, ${text(b.period)}`;
-  return h("article", { class: "budget", "aria-label": `Budget: ${name}` }, [
+  return h("article", { class: "bm-budget", "aria-label": `Budget: ${name}` }, [
     h("h3", null, name),
     spendBar(name, toMicro(b.spend), toMicro(b.limit)),
     fields([
       ["Scope", scopeLabel(b, p.targets)],
-      ["Period", `${periodLabel(b.period)}: ${text(b.period_start)} to ${text(b.period_end)}`],
+      ["Period", `${periodLabel(b.period)}: ${utc(b.period_start)} to ${utc(b.period_end)}`],
       ["Limit", `$${text(b.limit)}`],
       ["Enforce", yesNo(b.enforce)],
       ["Include BYOK", yesNo(b.include_byok)],
@@ -98,7 +99,7 @@ export function BudgetCard(p: CardProps) {
     p.canWrite
       ? editing
         ? h(EditBudget, { budget: b, workspaceId: p.workspaceId, close: () => setEditing(false), changed: p.changed })
-        : h("div", { class: "actions" }, [
+        : h("div", { class: "bm-actions" }, [
             h("button", { type: "button", "aria-label": `Edit budget ${name}`, onClick: () => setEditing(true) }, "Edit"),
             h(ConfirmButton, {
               label: "Delete",

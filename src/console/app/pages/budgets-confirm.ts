@@ -24,7 +24,7 @@ export function ConfirmButton(p: ConfirmProps) {
       "button",
       {
         type: "button",
-        class: "danger",
+        class: "bm-danger",
         "aria-label": `${p.label} ${p.what}`,
         onClick: () => set({ asking: true, busy: false, error: null }),
       },
@@ -41,11 +41,11 @@ export function ConfirmButton(p: ConfirmProps) {
       (e: Error) => set({ asking: true, busy: false, error: e.message }),
     );
   };
-  return h("span", { class: "confirm", role: "group", "aria-label": `Confirm: ${p.label} ${p.what}` }, [
+  return h("span", { class: "bm-confirm", role: "group", "aria-label": `Confirm: ${p.label} ${p.what}` }, [
     h("span", null, `${p.label} ${p.what}?`),
     h(
       "button",
-      { type: "button", class: "danger", ref: yes, disabled: state.busy, onClick: run },
+      { type: "button", class: "bm-danger", ref: yes, disabled: state.busy, onClick: run },
       state.busy ? "Working…" : `Yes, ${p.label.toLowerCase()}`,
     ),
     h("button", { type: "button", disabled: state.busy, onClick: () => set({ asking: false, busy: false, error: null }) }, "Cancel"),

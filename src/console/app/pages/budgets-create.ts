@@ -77,7 +77,7 @@ export function CreateBudget({ workspaceId, targets, created }: { workspaceId: s
     },
   );
   const scope = d.str("scope");
-  return h("div", { class: "budget-create" }, [
+  return h("div", { class: "bm-budget-create" }, [
     h("h3", null, "New budget"),
     form(
       s,
@@ -85,7 +85,7 @@ export function CreateBudget({ workspaceId, targets, created }: { workspaceId: s
       d.wrap([
         h(
           "div",
-          { class: "draft", onChange: () => d.set("scope_id", "") },
+          { class: "bm-draft", onChange: () => d.set("scope_id", "") },
           field({ label: "Scope", name: "scope", type: "select", options: SCOPES, value: scope, failure: s.failure }),
         ),
         targetField(scope, d.str("scope_id"), targets, s.failure),

@@ -20,6 +20,6 @@ export function useDraft(initial: Draft) {
     set: (name: string, v: string | boolean) => set((d) => ({ ...d, [name]: v })),
     reset: () => set(initial),
     /** Wraps a form's fields (display: contents, so the form's grid still lays them out) to record edits. */
-    wrap: (children: ComponentChildren): VNode<any> => h("div", { class: "draft", onInput: onEdit, onChange: onEdit }, children),
+    wrap: (children: ComponentChildren): VNode<any> => h("div", { class: "bm-draft", onInput: onEdit, onChange: onEdit }, children),
   };
 }

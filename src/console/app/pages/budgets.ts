@@ -33,16 +33,16 @@ export function Budgets({ me }: PageProps) {
       ? null
       : h(
           "p",
-          { class: "note" },
+          { class: "bm-note" },
           "Read-only: this API key lacks the budgets:write scope, so budgets cannot be created, changed or deleted here.",
         ),
-    h("p", { role: "status", class: "notice" }, notice ?? ""),
+    h("p", { role: "status", class: "bm-notice" }, notice ?? ""),
     status(list) ??
       (budgets.length === 0
         ? empty("No budgets yet.")
         : h(
             "div",
-            { class: "budgets" },
+            { class: "bm-budgets" },
             budgets.map((b) =>
               h(BudgetCard, { key: String(b.budget_id), budget: b, workspaceId: me.workspace_id, targets, canWrite, changed }),
             ),
