@@ -122,16 +122,17 @@ export function AuditLog({ me }: PageProps) {
   const total = Number(d?.total ?? 0);
   const offset = Number(d?.offset ?? 0);
   const limit = Number(d?.limit ?? 50);
-  const go = (to: number) => setApplied((a) => ({ ...a, offset: Math.max(0, to) }));
+  // Buttons stay enabled while a page loads (disabling one drops keyboard focus); a click then waits its turn.
+  const go = (to: number) => !list.loading && setApplied((a) => ({ ...a, offset: Math.max(0, to) }));
   const pager = h("nav", { "aria-label": "Audit log pages", class: "al-pager" }, [
-    h("button", { type: "button", disabled: list.loading || offset === 0, onClick: () => go(offset - limit) }, "Previous"),
-    h("span", null, events.length ? `${offset + 1}–${offset + events.length} of ${total}` : `0 of ${total}`),
-    h("button", { type: "button", disabled: list.loading || offset + events.length >= total, onClick: () => go(offset + limit) }, "Next"),
+    h("button", { type: "button", disabled: offset === 0, onClick: () => go(offset - limit) }, "Previous"),
+    h("span", { "aria-live": "polite" }, events.length ? `${offset + 1}–${offset + events.length} of ${total}` : `0 of ${total}`),
+    h("button", { type: "button", disabled: offset + events.length >= total, onClick: () => go(offset + limit) }, "Next"),
   ]);
   let body;
   if (list.loading && !d) body = h("p", { "aria-busy": "true", class: "loading" }, "Loading…");
   else if (list.failure) body = formError(list.failure, [...FILTERS]);
-  else if (!events.length) body = empty(total > 0 ? "No events on this page." : "No audit events match these filters.");
+  else if (!events.length) body = total > 0 ? [empty("No events on this page."), pager] : empty("No audit events match these filters.");
   else body = [table(cols, events, undefined, "Audit events"), pager];
   return page("Audit log", [filters, h("div", { "aria-busy": list.loading ? "true" : undefined, class: "al-body" }, body)]);
 }
