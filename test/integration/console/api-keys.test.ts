@@ -151,6 +151,10 @@ describe.skipIf(!canRun)("console API keys", () => {
           await signIn(page, g.s.url, g.s.adminKey, "#/api-keys");
           await row(page, "to-edit").getByRole("button", { name: "Edit" }).click();
           const f = page.getByRole("form", { name: "Edit the API key" });
+          await f.getByLabel("Expires (your local time)").fill("2020-01-01T10:00");
+          await f.getByRole("button", { name: "Save changes" }).click();
+          await f.locator("#ak-edit-expires-error").filter({ hasText: "Invalid 'expires_at'" }).waitFor();
+          await f.getByLabel("Expires (your local time)").fill("");
           await f.getByLabel("Name").fill("edited");
           await f.getByLabel("budgets:read", { exact: true }).check();
           await f.getByRole("button", { name: "Save changes" }).click();
@@ -185,6 +189,33 @@ describe.skipIf(!canRun)("console API keys", () => {
           await row(page, "reader").waitFor();
           expect(await createForm(page).count()).toBe(0);
           expect(await page.locator("tbody button").count()).toBe(0);
+          clean(w);
+        } finally {
+          await page.close();
+        }
+      });
+
+      test("a key cannot revoke a wider key: the API's refusal is said above the list, and the key stays", async () => {
+        const { key } = await g.s.deps.repos.apiKeys.create({
+          workspaceId: g.s.workspaceId,
+          name: "keys-only",
+          scopes: ["keys:read", "keys:write"],
+        });
+        const w = await openPage(browser);
+        const { page } = w;
+        try {
+          await signIn(page, g.s.url, key, "#/api-keys");
+          const f = createForm(page);
+          expect(await f.getByRole("checkbox", { name: "usage:read (your key lacks it)", exact: true }).isDisabled()).toBe(true);
+          expect(await f.getByLabel("keys:read", { exact: true }).isDisabled()).toBe(false);
+          await row(page, "admin").getByRole("button", { name: "Revoke" }).click();
+          await row(page, "admin").getByRole("button", { name: "Yes, revoke" }).click();
+          await page
+            .getByRole("alert")
+            .filter({ hasText: "Could not revoke “admin”: This API key holds scopes the calling key lacks" })
+            .waitFor();
+          expect((await me(g.s.url, g.s.adminKey)).status).toBe(200);
+          await row(page, "admin").getByRole("button", { name: "Revoke" }).waitFor();
           clean(w);
         } finally {
           await page.close();
