@@ -215,7 +215,10 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const limiter: RateLimiter = metrics.countingLimiter(shared?.limiter ?? new MemoryRateLimiter(limits));
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
   const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
-  const upstream = createUpstreamClient(config.upstreamClient, process.env, pacer);
+  const upstream = createUpstreamClient(config.upstreamClient, {
+    ...(config.upstreamProxy ? { proxy: config.upstreamProxy } : {}),
+    ...(pacer ? { afterExchange: pacer } : {}),
+  });
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
   const { enabled, ttlMs, maxBytes } = config.responsesStore;

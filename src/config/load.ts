@@ -36,6 +36,8 @@ export interface Config {
   heapLimitMb: number;
   /** How upstream requests are sent: the gateway's own HTTP/1.1 client on Bun sockets (default), or Bun's fetch. */
   upstreamClient: "sockets" | "fetch";
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (the lowercase spelling wins when both are set); undefined when no proxy is. */
+  upstreamProxy?: Readonly<{ httpsProxy?: string; httpProxy?: string; noProxy?: string }>;
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
   dataDir: string;
   file: FileConfig;
@@ -74,6 +76,18 @@ const DEFAULT_STORE_MAX_BYTES = 4 * 1024 * 1024;
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
+const PROXY_KEYS = new Set<string>(["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]);
+
+/**
+ * A proxy variable as curl and wget read it: the lowercase spelling first (a CGI server may set
+ * HTTP_PROXY from a request's Proxy header), and a proxy without a scheme taken as http://.
+ */
+function proxyVariable(env: Record<string, string | undefined>, k: string): string | undefined {
+  const v = (env[k.toLowerCase()] || env[k])?.trim();
+  if (!v || k === "NO_PROXY") return v;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `http://${v}`;
+}
+
 /** `--database-url` → `DATABASE_URL`, `--admin-key` → `SWITCHYARD_ADMIN_KEY` (both spellings accepted). */
 function flagToEnv(flag: string): string | undefined {
   const upper = flag.replace(/-/g, "_").toUpperCase();
@@ -109,7 +123,7 @@ function firstError(schema: TSchema, value: unknown): { path: string; message: s
 export function loadConfig(env: Record<string, string | undefined>, envFlags: Record<string, string> = {}): Config {
   const raw: Record<string, unknown> = {};
   for (const k of ENV_KEYS) {
-    const v = envFlags[k] ?? env[k] ?? DEFAULTS[k];
+    const v = envFlags[k] ?? (PROXY_KEYS.has(k) ? proxyVariable(env, k) : env[k]) ?? DEFAULTS[k];
     if (v !== undefined && v !== "") raw[k] = v;
   }
   // Integer variables: digits become numbers; anything else stays a string and fails the schema below.
@@ -160,6 +174,15 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     trustedProxies: trusted,
     heapLimitMb: e.SWITCHYARD_HEAP_LIMIT_MB,
     upstreamClient: e.SWITCHYARD_UPSTREAM_CLIENT,
+    ...(e.HTTPS_PROXY || e.HTTP_PROXY
+      ? {
+          upstreamProxy: Object.freeze({
+            ...(e.HTTPS_PROXY ? { httpsProxy: e.HTTPS_PROXY } : {}),
+            ...(e.HTTP_PROXY ? { httpProxy: e.HTTP_PROXY } : {}),
+            ...(e.NO_PROXY ? { noProxy: e.NO_PROXY } : {}),
+          }),
+        }
+      : {}),
     dataDir,
     file,
     maxRequestBodyBytes: Object.freeze({

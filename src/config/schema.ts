@@ -23,6 +23,9 @@ export const EnvSchema = Type.Object({
   SWITCHYARD_UPSTREAM_CLIENT: Type.Union([Type.Literal("sockets"), Type.Literal("fetch")], {
     description: "'sockets' (the gateway's own HTTP/1.1 client) or 'fetch' (Bun's fetch)",
   }),
+  HTTPS_PROXY: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$", description: "an http:// or https:// proxy URL" })),
+  HTTP_PROXY: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$", description: "an http:// or https:// proxy URL" })),
+  NO_PROXY: Type.Optional(Type.String({ description: "a comma-separated list of hosts, .domains, host:port, IPs or *" })),
   SWITCHYARD_METRICS_PUBLIC: Type.Optional(
     Type.Union([Type.Literal("0"), Type.Literal("1")], { description: "1 (GET /metrics needs no key) or 0" }),
   ),

@@ -13,14 +13,15 @@
 // Scope: http and https origins, request bodies given as strings or bytes, responses framed by length,
 // chunked coding or close, with gzip/deflate/br/zstd bodies decoded. Requests go without
 // `accept-encoding` compression (identity), as a gateway on a fast link gains nothing from it. Another
-// scheme is refused (provider base URLs are http(s) by schema); with a proxy in the environment the
-// chooser uses fetch instead (createUpstreamClient, upstream-fetch.ts). This file runs the exchanges over
+// scheme is refused (provider base URLs are http(s) by schema). Through an HTTP proxy (`proxy`, proxy.ts)
+// http requests go in absolute form and https ones through a CONNECT tunnel. This file runs the exchanges over
 // the pool; what an exchange and a connection hold is exchange.ts's, and the socket itself (opening, the
 // TLS handshake, partial writes) is socket.ts's.
 import { UpstreamAbort } from "../upstream-abort";
 import { Http1ParseError, ResponseParser } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
+import { proxyChooser, type ProxyFor, type ProxySettings } from "./proxy";
 import { openSocket, writeRequest } from "./socket";
 import { concatAll, keepAliveTimeout, needsDecoding, respond } from "./response";
 import { answerFor, StreamedAnswer, WholeAnswer } from "./answer";
@@ -40,6 +41,8 @@ export interface Http1ClientOptions {
   maxIdlePerOrigin?: number;
   /** Extra certificate authorities for https origins (PEM), e.g. a test's self-signed server. */
   ca?: string | string[];
+  /** HTTP(S)_PROXY and NO_PROXY as configured (config/load.ts); none: every origin is reached straight. */
+  proxy?: ProxySettings;
   /**
    * Called after each exchange whose body ended; `streamed` when the body came in pieces after its head
    * (an SSE stream, say) rather than whole with it. The gateway paces young collections with it (edenPacer).
@@ -72,12 +75,15 @@ class SocketClient {
   private readonly pool: IdlePool<Conn>;
   private connections = 0;
   private opened = 0;
+  /** Null when no proxy is configured: then a request pays nothing for the feature. */
+  private readonly proxyFor: ProxyFor | null;
   /** The parsers' end of a body, bound once (ConnSink). */
   private readonly ended = (c: Conn, x: Exchange, keepAlive: boolean) => this.onEnd(c, x, keepAlive);
 
   constructor(private readonly opts: Http1ClientOptions) {
     this.idleMs = opts.idleMs ?? 30_000;
     this.pool = new IdlePool<Conn>(this.idleMs, opts.maxIdlePerOrigin ?? 256);
+    this.proxyFor = proxyChooser(opts.proxy);
   }
 
   send(url: string, init: RequestInit, abort?: UpstreamAbort): Promise<UpstreamAnswer> {
@@ -96,7 +102,8 @@ class SocketClient {
     try {
       // As fetch does, a request that cannot be sent (bad URL, header or method) is a rejection, not a throw.
       origin = originOf(url);
-      payload = requestHead(origin, url, method, init.headers, body ?? null);
+      const proxy = this.proxyFor && !origin.tls ? this.proxyFor(origin) : null;
+      payload = requestHead(origin, url, method, init.headers, body ?? null, proxy);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -254,15 +261,21 @@ class SocketClient {
     const c = { socket: null, origin, exchange: null, reused: false, idleSince: 0, idleMs: this.idleMs, outbox: null } as unknown as Conn;
     c.parser = new ResponseParser(new ConnSink(c, this.ended));
     this.opened++;
-    return openSocket(c, origin, this.opts.ca, {
-      up: (s) => {
-        // Connections keep the process alive only while they carry a request (begin, onEnd).
-        s.unref();
-        c.socket = s;
-        this.connections++;
+    return openSocket(
+      c,
+      origin,
+      this.opts.ca,
+      {
+        up: (s) => {
+          // Connections keep the process alive only while they carry a request (begin, onEnd).
+          s.unref();
+          c.socket = s;
+          this.connections++;
+        },
+        data: (conn, data) => this.onData(conn, data),
+        closed: (conn, err) => this.onClosed(conn, err),
       },
-      data: (conn, data) => this.onData(conn, data),
-      closed: (conn, err) => this.onClosed(conn, err),
-    });
+      this.proxyFor?.(origin) ?? null,
+    );
   }
 }

@@ -1,4 +1,5 @@
 // The bytes of an HTTP/1.1 request, and the origin (scheme, host, port) its connection is pooled by.
+import type { ProxyRoute } from "./proxy";
 
 export interface Origin {
   /** Pool key: scheme://host:port. */
@@ -49,7 +50,8 @@ const encoder = new TextEncoder();
 
 /**
  * The request line, headers and body, ready for the socket. Host, Content-Length and (unless given)
- * identity Accept-Encoding are set here; Connection is left to HTTP/1.1's keep-alive default.
+ * identity Accept-Encoding are set here; Connection is left to HTTP/1.1's keep-alive default. Through a
+ * `proxy` (an http origin's), the target goes in absolute form, with the proxy's credentials if it has any.
  */
 export function requestHead(
   origin: Origin,
@@ -57,10 +59,13 @@ export function requestHead(
   method: string,
   headers: HeadersInit | undefined,
   body: string | Uint8Array | null,
+  proxy: ProxyRoute | null = null,
 ): string | Uint8Array {
   const { target } = parse(url);
   if (!TOKEN.test(method)) throw new TypeError(`invalid method: ${method}`);
-  let head = `${method} ${target} HTTP/1.1\r\nhost: ${origin.host}\r\n`;
+  let head = proxy
+    ? `${method} http://${origin.host}${target} HTTP/1.1\r\nhost: ${origin.host}\r\n${proxy.authorization ? `proxy-authorization: ${proxy.authorization}\r\n` : ""}`
+    : `${method} ${target} HTTP/1.1\r\nhost: ${origin.host}\r\n`;
   let encoding = false;
   let agent = false;
   const add = (name: string, value: string) => {

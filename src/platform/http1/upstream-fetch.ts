@@ -1,6 +1,7 @@
 // Chooses how the gateway sends upstream requests: the socket client (client.ts) by default, or Bun's
-// fetch when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=fetch) — or when the environment names
-// an HTTP proxy, which fetch honours and the socket client does not speak.
+// fetch when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=fetch) — or when HTTPS_PROXY is an
+// https:// proxy, which fetch reaches https origins through and the socket client does not (tunnel.ts).
+// Both honour HTTP(S)_PROXY and NO_PROXY alike (proxy.ts), as configured, never the environment itself.
 //
 // Why sockets is the default (2026-11-26, three gateways per side, 32 streams): 0.84x fetch's CPU per
 // stream from source and 0.80x as compiled binaries, the same per JSON request. Its cost is memory: fetch's
@@ -12,6 +13,8 @@
 // default allowance is 3 MB above the live heap (memory-governor.ts says why not 8): peak under 128
 // streams ~89–94 MB in most runs, under the 100 MB the gateway promises.
 import { createHttp1Client } from "./client";
+import { originOf } from "./request";
+import { proxyChooser, type ProxyFor, type ProxySettings } from "./proxy";
 import { answerOf, type UpstreamSend } from "../upstream-answer";
 
 export interface UpstreamClient {
@@ -20,18 +23,45 @@ export interface UpstreamClient {
   close(): void;
 }
 
-const PROXY_VARS = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
+export interface UpstreamClientOptions {
+  /** HTTP(S)_PROXY and NO_PROXY as configured (config/load.ts). */
+  proxy?: ProxySettings;
+  /** Certificate authorities trusted for https origins instead of the default ones (PEM), e.g. a test's own. */
+  ca?: string | string[];
+  /** For the socket client: called as each exchange ends (the gateway's edenPacer, memory-governor.ts). */
+  afterExchange?: (streamed: boolean) => void;
+}
 
-/** `afterExchange`: for the socket client, called as each exchange ends (the gateway's edenPacer, memory-governor.ts). */
-export function createUpstreamClient(
-  kind: "sockets" | "fetch",
-  env: Record<string, string | undefined> = process.env,
-  afterExchange?: (streamed: boolean) => void,
-): UpstreamClient {
-  if (kind === "fetch" || PROXY_VARS.some((k) => env[k])) {
-    const send: UpstreamSend = (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init).then(answerOf);
-    return { send, kind: "fetch", close() {} };
-  }
-  const client = createHttp1Client(afterExchange ? { afterExchange } : {});
+export function createUpstreamClient(kind: "sockets" | "fetch", opts: UpstreamClientOptions = {}): UpstreamClient {
+  if (kind === "fetch" || opts.proxy?.httpsProxy?.startsWith("https:")) return { send: fetchSend(opts), kind: "fetch", close() {} };
+  const client = createHttp1Client({
+    ...(opts.afterExchange ? { afterExchange: opts.afterExchange } : {}),
+    ...(opts.proxy ? { proxy: opts.proxy } : {}),
+    ...(opts.ca ? { ca: opts.ca } : {}),
+  });
   return { send: client.send, kind: "sockets", close: client.close };
+}
+
+/** fetch as an UpstreamSend: with no proxy and no CA configured, the request's init goes as it is. */
+function fetchSend(opts: UpstreamClientOptions): UpstreamSend {
+  const proxyFor = proxyChooser(opts.proxy);
+  const tls = opts.ca ? { ca: opts.ca } : null;
+  if (!proxyFor && !tls) return (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init).then(answerOf);
+  return (url, init, abort) => {
+    const full: BunFetchRequestInit = { ...init };
+    if (abort) full.signal = abort.signal;
+    // `false` for a NO_PROXY host: Bun's fetch would otherwise read the proxy variables itself.
+    if (proxyFor) full.proxy = routeFor(proxyFor, url)?.url ?? false;
+    if (tls) full.tls = tls;
+    return fetch(url, full).then(answerOf);
+  };
+}
+
+function routeFor(proxyFor: ProxyFor, url: string) {
+  try {
+    return proxyFor(originOf(url));
+  } catch {
+    // A URL the socket client refuses is fetch's to refuse too.
+    return null;
+  }
 }
