@@ -61,7 +61,7 @@ export function when(iso: unknown, none = "never"): VNode<any> {
 
 /** What a write's answer adds: a 202 means other gateway instances have not applied it yet. */
 export const pending = (r: Row | null | undefined) =>
-  r?.propagation_status === "pending" ? " Propagation is pending (202): other gateway instances apply it within seconds." : "";
+  r?.propagation_status === "pending" ? " Propagation is pending (202): other gateway instances apply it within 5 seconds." : "";
 
 export function readOnlyNote(scope: string, what: string): VNode<any> {
   return h("p", { class: "ak-note", role: "note" }, `Read-only: your key lacks the ${scope} scope, so it cannot ${what}.`);
