@@ -44,7 +44,8 @@ describe.skipIf(!canRun)("console: requests", () => {
   const filters = (page: Page) => page.getByRole("form", { name: "Filter requests" });
   const apply = (page: Page) => filters(page).getByRole("button", { name: "Apply filters" }).click();
   const ids = (page: Page) => page.locator('table[aria-label="Requests"] td[data-col="Request ID"]').allTextContents();
-  const pageText = (page: Page, text: string) => page.getByRole("navigation", { name: "Pages of requests" }).getByText(text).waitFor();
+  const pageText = (page: Page, text: string) =>
+    page.getByRole("navigation", { name: "Pages of requests" }).getByText(text, { exact: true }).waitFor();
 
   test("filters by model, success and trace ID change the rows; paging; a bad date's message sits beside its field", async () => {
     const { page, dialogs, errors } = await openPage(browser);
@@ -61,6 +62,12 @@ describe.skipIf(!canRun)("console: requests", () => {
       expect(await pager.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
       await pager.getByRole("button", { name: "Previous" }).click();
       await pageText(page, `1–20 of ${BULK + 4}`);
+      // An address past the end (a hand-edited offset) says so, and Previous goes to the last page.
+      await page.goto(`${g.s.url}/console#/requests/${encodeURIComponent("?offset=1000")}`);
+      await page.getByText("No requests on this page.").waitFor();
+      await pageText(page, `0 of ${BULK + 4}`);
+      await pager.getByRole("button", { name: "Previous" }).click();
+      await pageText(page, `21–${BULK + 4} of ${BULK + 4}`);
 
       await filters(page).getByLabel("Model").fill("acme/openai-only");
       await apply(page);

@@ -16,9 +16,15 @@ let lastList: string | undefined;
 
 function pager(q: ListQuery, shown: number, total: number) {
   const to = (offset: number) => () => go("requests", queryAddress({ ...q, offset }));
+  // Previous from past the end lands on the last page, not on another empty one.
+  const lastStart = total > 0 ? Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE : 0;
   return h("nav", { "aria-label": "Pages of requests", class: "requests-pager" }, [
-    h("button", { type: "button", disabled: q.offset === 0, onClick: to(Math.max(0, q.offset - PAGE_SIZE)) }, "Previous"),
-    h("span", { "aria-live": "polite" }, `${shown === 0 ? 0 : q.offset + 1}–${q.offset + shown} of ${total}`),
+    h(
+      "button",
+      { type: "button", disabled: q.offset === 0, onClick: to(Math.max(0, Math.min(q.offset - PAGE_SIZE, lastStart))) },
+      "Previous",
+    ),
+    h("span", { "aria-live": "polite" }, shown === 0 ? `0 of ${total}` : `${q.offset + 1}–${q.offset + shown} of ${total}`),
     h("button", { type: "button", disabled: q.offset + PAGE_SIZE >= total, onClick: to(q.offset + PAGE_SIZE) }, "Next"),
   ]);
 }
@@ -28,6 +34,8 @@ function results(q: ListQuery, data: Row) {
   const total = Number(data.total);
   const filtered = Object.keys(q.filters).length > 0;
   if (rows.length === 0 && q.offset === 0) return empty(filtered ? "No requests match these filters." : "No requests recorded yet.");
+  // An address past the last page (the log shrank, or a hand-edited offset) keeps the pager to go back.
+  if (rows.length === 0) return [empty("No requests on this page."), pager(q, 0, total)];
   return [
     table(
       [
