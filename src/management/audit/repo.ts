@@ -3,29 +3,9 @@
 import { and, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
+import { AUDIT_TYPES, type AuditType } from "./types";
 
-export const AUDIT_TYPES = [
-  "workspace.updated",
-  "routing_defaults.updated",
-  "routing_defaults.deleted",
-  "request.detail.read",
-  "budget.created",
-  "budget.updated",
-  "budget.deleted",
-  "api_key.created",
-  "api_key.updated",
-  "api_key.revoked",
-  "byok_key.created",
-  "byok_key.updated",
-  "byok_key.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "invite.created",
-  "invite.revoked",
-  "invite.accepted",
-] as const;
-export type AuditType = (typeof AUDIT_TYPES)[number];
+export { AUDIT_TYPES, type AuditType };
 
 export interface AuditInput {
   workspaceId: string;

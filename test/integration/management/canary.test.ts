@@ -116,6 +116,7 @@ for (const kind of kinds) {
 
       await x.insertRecords([{ requestId: "req_canary", apiKeySource: "byok" }]);
       await call("usage.get", w("/usage?group_by=provider"));
+      await call("usage.series", w("/usage/series?interval=hour&group_by=api_key"));
       await call("requests.list", w("/requests?limit=500"));
       await call("requests.list", w("/requests"));
       await call("requests.get", w("/requests/req_canary"));

@@ -8,30 +8,10 @@ import { field, formError } from "../lib/form";
 import { useApi } from "../lib/hooks";
 import type { PageProps } from "../lib/types";
 import { empty, page, table, type Column } from "../lib/ui";
+import { AUDIT_TYPES } from "../../../management/audit/types";
 import { actor, details, target, when, type Names } from "./audit-log-cells";
 
-// The API's AUDIT_TYPES (src/management/audit/repo.ts, which the browser bundle cannot import: it pulls in the database layer).
-const TYPES = [
-  "workspace.updated",
-  "routing_defaults.updated",
-  "routing_defaults.deleted",
-  "request.detail.read",
-  "budget.created",
-  "budget.updated",
-  "budget.deleted",
-  "api_key.created",
-  "api_key.updated",
-  "api_key.revoked",
-  "byok_key.created",
-  "byok_key.updated",
-  "byok_key.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "invite.created",
-  "invite.revoked",
-  "invite.accepted",
-];
+const TYPES = AUDIT_TYPES;
 const FILTERS = ["type", "start_date", "end_date", "limit"] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const NO_FILTERS: Filters = { type: "", start_date: "", end_date: "", limit: "50" };
