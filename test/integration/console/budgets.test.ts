@@ -202,6 +202,38 @@ for (const kind of kinds) {
       }
     });
 
+    test("by keyboard: Edit moves the cursor to the limit, a withdrawn question hands focus back", async () => {
+      const { page, dialogs, errors } = await openPage(browser);
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent);
+      try {
+        await signIn(page, g.s.url, g.s.adminKey, "#/budgets");
+        const edit = page.getByRole("button", { name: /^Edit budget/ }).first();
+        const name = (await edit.getAttribute("aria-label"))!.replace(/^Edit budget /, "");
+        await edit.focus();
+        await page.keyboard.press("Enter");
+        const card = page.getByRole("article", { name: `Budget: ${name}` });
+        await card.getByLabel("Limit (USD)").waitFor();
+        expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^limit-/);
+        await card.getByRole("button", { name: "Cancel", exact: true }).focus();
+        await page.keyboard.press("Enter");
+        await card.getByRole("button", { name: `Edit budget ${name}` }).waitFor();
+        expect(await focused()).toBe(`Edit budget ${name}`);
+
+        await page.keyboard.press("Tab");
+        expect(await focused()).toBe(`Delete budget ${name}`);
+        await page.keyboard.press("Enter");
+        await card.getByRole("button", { name: "Yes, delete" }).waitFor();
+        expect(await focused()).toBe("Yes, delete");
+        await page.keyboard.press("Escape");
+        await card.getByRole("button", { name: "Yes, delete" }).waitFor({ state: "detached" });
+        expect(await focused()).toBe(`Delete budget ${name}`);
+        expect((await budgets(g)).length).toBeGreaterThan(0);
+        expect([...dialogs, ...errors]).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("at 390×844 the page does not scroll sideways", async () => {
       const { page, dialogs, errors } = await openPage(browser, { width: 390, height: 844 });
       try {

@@ -1,7 +1,7 @@
 // One budget: what it covers, its period, flags and spend bar, with an edit form (limit, enforce,
 // include_byok via PATCH) and an in-page confirmed delete when the key may write.
 import { h } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
 import { field, form, formError, useSubmit, values } from "../lib/form";
 import { spendBar } from "../lib/spend-bar";
@@ -48,6 +48,8 @@ function EditBudget({
 }) {
   const id = text(b.budget_id);
   const d = useDraft({ limit: text(b.limit), enforce: Boolean(b.enforce), include_byok: Boolean(b.include_byok) });
+  // Opening the form puts the cursor in the limit, the field most edits change.
+  useEffect(() => document.getElementById(`limit-${id}`)?.focus(), []);
   const s = useSubmit(
     async (f) => {
       const v = values(f);
@@ -85,6 +87,13 @@ function EditBudget({
 export function BudgetCard(p: CardProps) {
   const b = p.budget;
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  // Closing the form (saved or cancelled) hands focus back to the Edit button it came from.
+  useEffect(() => {
+    if (!editing && wasEditing.current) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
   const name = `${scopeLabel(b, p.targets)}, ${text(b.period)}`;
   return h("article", { class: "bm-budget", "aria-label": `Budget: ${name}` }, [
     h("h3", null, name),
@@ -100,7 +109,7 @@ export function BudgetCard(p: CardProps) {
       ? editing
         ? h(EditBudget, { budget: b, workspaceId: p.workspaceId, close: () => setEditing(false), changed: p.changed })
         : h("div", { class: "bm-actions" }, [
-            h("button", { type: "button", "aria-label": `Edit budget ${name}`, onClick: () => setEditing(true) }, "Edit"),
+            h("button", { type: "button", ref: editButton, "aria-label": `Edit budget ${name}`, onClick: () => setEditing(true) }, "Edit"),
             h(ConfirmButton, {
               label: "Delete",
               what: `budget ${name}`,

@@ -16,15 +16,22 @@ export interface ConfirmProps {
 export function ConfirmButton(p: ConfirmProps) {
   const [state, set] = useState<{ asking: boolean; busy: boolean; error: string | null }>({ asking: false, busy: false, error: null });
   const yes = useRef<HTMLButtonElement>(null);
+  const first = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  // Focus follows the question: onto "Yes" when asked, back to the first button when it is withdrawn.
   useEffect(() => {
-    if (state.asking && !state.busy) yes.current?.focus();
+    if (state.asking) yes.current?.focus();
+    else if (wasAsking.current) first.current?.focus();
+    wasAsking.current = state.asking;
   }, [state.asking]);
+  const cancel = () => set({ asking: false, busy: false, error: null });
   if (!state.asking) {
     return h(
       "button",
       {
         type: "button",
         class: "bm-danger",
+        ref: first,
         "aria-label": `${p.label} ${p.what}`,
         onClick: () => set({ asking: true, busy: false, error: null }),
       },
@@ -41,14 +48,17 @@ export function ConfirmButton(p: ConfirmProps) {
       (e: Error) => set({ asking: true, busy: false, error: e.message }),
     );
   };
-  return h("span", { class: "bm-confirm", role: "group", "aria-label": `Confirm: ${p.label} ${p.what}` }, [
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "Escape" && !state.busy) cancel();
+  };
+  return h("span", { class: "bm-confirm", role: "group", "aria-label": `Confirm: ${p.label} ${p.what}`, onKeyDown }, [
     h("span", null, `${p.label} ${p.what}?`),
     h(
       "button",
       { type: "button", class: "bm-danger", ref: yes, disabled: state.busy, onClick: run },
       state.busy ? "Working…" : `Yes, ${p.label.toLowerCase()}`,
     ),
-    h("button", { type: "button", disabled: state.busy, onClick: () => set({ asking: false, busy: false, error: null }) }, "Cancel"),
+    h("button", { type: "button", disabled: state.busy, onClick: cancel }, "Cancel"),
     state.error ? h("span", { class: "error", role: "alert" }, state.error) : null,
   ]);
 }
