@@ -101,7 +101,7 @@ describe.skipIf(!canRunNginx)("upstream client contract against nginx", () => {
           // pieces on as they arrive sees the first event now.
           await body.seen(`"n":1`);
           expect(body.text()).not.toContain(`"n":2`);
-          await fetch(`${node.url}/release?id=${id}`, { proxy: false } as BunFetchRequestInit);
+          await node.release(id);
           const all = await body.ended();
           expect(all).toContain(`data: {"n":2}`);
           expect(all.trimEnd().endsWith("data: [DONE]")).toBe(true);

@@ -2,11 +2,33 @@
 import { join } from "node:path";
 import { ROOT } from "../../support/spawn";
 
+/**
+ * A control request on a connection of its own (closed after it), so that it never takes, or leaves, a
+ * connection in a pool the clients under test use (Bun's fetch has one pool per process).
+ */
+export async function control(port: number, path: string): Promise<string> {
+  const done = Promise.withResolvers<string>();
+  let text = "";
+  await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      open: (s) => void s.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`),
+      data: (_s, d) => void (text += d.toString()),
+      close: () => done.resolve(text.slice(text.indexOf("\r\n\r\n") + 4)),
+      error: (_s, err) => done.reject(err),
+    },
+  });
+  return done.promise;
+}
+
 export interface NodeServer {
   port: number;
   /** http://127.0.0.1:port */
   url: string;
   stats(): Promise<{ connections: number; requests: number }>;
+  /** Lets the SSE stream `id` go on past its first event. */
+  release(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,10 +51,8 @@ export async function startNodeServer(deadlineMs = 10_000): Promise<NodeServer> 
   return {
     port,
     url,
-    stats: () =>
-      fetch(`${url}/stats`, { proxy: false } as BunFetchRequestInit).then(
-        (r) => r.json() as Promise<{ connections: number; requests: number }>,
-      ),
+    stats: async () => JSON.parse(await control(port!, "/stats")) as { connections: number; requests: number },
+    release: async (id) => void (await control(port!, `/release?id=${encodeURIComponent(id)}`)),
     stop: async () => {
       proc.kill("SIGTERM");
       await proc.exited;
