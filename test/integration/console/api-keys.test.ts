@@ -166,8 +166,12 @@ describe.skipIf(!canRun)("console API keys", () => {
           const ask = row(page, "edited").getByRole("group", { name: /Revoke “edited”\?/ });
           await ask.getByRole("button", { name: "Cancel" }).click();
           expect((await me(g.s.url, made.key)).status).toBe(200);
-          await row(page, "edited").getByRole("button", { name: "Revoke" }).click();
-          await ask.getByRole("button", { name: "Yes, revoke" }).click();
+          // By keyboard: the confirmation takes the focus, so Enter twice revokes.
+          await row(page, "edited").getByRole("button", { name: "Revoke" }).focus();
+          await page.keyboard.press("Enter");
+          await ask.getByRole("button", { name: "Yes, revoke" }).waitFor();
+          await page.waitForFunction(() => document.activeElement?.textContent === "Yes, revoke", null, { timeout: 5_000 });
+          await page.keyboard.press("Enter");
           await row(page, "edited").waitFor({ state: "detached" });
           expect((await me(g.s.url, made.key)).status).toBe(401);
           await page.getByLabel("Include revoked keys").check();
