@@ -1,13 +1,18 @@
 // Turning attempt results into what the client sees: routing metadata on success, one ApiError when
 // every attempt failed.
 import { ApiError } from "../http/errors";
-import type { UpstreamError } from "../providers/types";
+import type { UpstreamError, Warning } from "../providers/types";
 import type { Candidate } from "../routing/types";
 import type { AttemptPlan } from "./attempt";
 import type { Prepared } from "./prepare";
 import type { AttemptSummary, RoutingMetadata } from "./types";
 
 export type AttemptLog = AttemptSummary;
+
+/** An attempt's warnings: the route's, and the translation's unless the body went as it was sent. */
+export function attemptWarnings(prepared: Prepared, plan: AttemptPlan): Warning[] {
+  return prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings;
+}
 
 export function routingMetadata(
   prepared: Prepared,
@@ -29,8 +34,7 @@ export function routingMetadata(
     exploration: c.explored === true,
     sticky: c.sticky === true,
     cost: { usd: costMicro / 1_000_000, microdollars: costMicro },
-    // The translation's warnings are not about a body that went as it was sent.
-    warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
+    warnings: attemptWarnings(prepared, plan),
     attempts: log,
   };
   if (measured.ttftMs !== undefined) meta.ttft_ms = Math.round(measured.ttftMs);

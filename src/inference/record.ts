@@ -5,6 +5,7 @@ import type { Usage } from "../providers/types";
 import type { CallContext } from "./context";
 import type { AttemptPlan } from "./attempt";
 import type { Prepared } from "./prepare";
+import { attemptWarnings } from "./outcome";
 
 /** A record as handed to the queue: the usage's cache writes ride along for the metrics (request_records has no column for them). */
 export type MeteredRecord = RequestRecord & { cacheWriteTokens?: number };
@@ -76,7 +77,6 @@ function routingDecision(prepared: Prepared, plan: AttemptPlan): RoutingDecision
     throughputTpsEstimate: c.estimate.tpsP50,
     exploration: c.explored === true,
     sticky: c.sticky === true,
-    // The translation's warnings are not about a body that went as it was sent.
-    warnings: prepared.warnings.length && !plan.native ? [...prepared.warnings, ...plan.warnings] : plan.warnings,
+    warnings: attemptWarnings(prepared, plan),
   };
 }
