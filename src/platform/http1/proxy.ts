@@ -59,9 +59,11 @@ export function parseNoProxy(value: string | undefined): Exception[] | "all" {
 
 export function bypasses(exceptions: Exception[], hostname: string, port: number): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
+  // An IP address has no subdomains: it matches an entry exactly or not at all.
+  const suffixes = isIP(host) === 0;
   for (const e of exceptions) {
     if (e.port !== null && e.port !== port) continue;
-    if (host === e.host || (!e.exact && host.endsWith(`.${e.host}`))) return true;
+    if (host === e.host || (suffixes && !e.exact && host.endsWith(`.${e.host}`))) return true;
   }
   return false;
 }
