@@ -55,7 +55,7 @@ for (const kind of kinds) {
     });
 
     test("create, see the spend bar, edit the limit, API errors beside their field, delete", async () => {
-      const { page, dialogs, errors } = await openPage(browser);
+      const { page, dialogs, errors, csp } = await openPage(browser);
       const keys: string[] = [];
       page.on("request", (r) => {
         if (r.method() === "POST" && r.url().endsWith("/budgets")) keys.push(r.headers()["idempotency-key"] ?? "");
@@ -153,6 +153,7 @@ for (const kind of kinds) {
         expect((await budgets(g)).map((b) => b.scope)).toEqual(["api_key"]);
         expect(dialogs).toEqual([]);
         expect(errors).toEqual([]);
+        expect(csp).toEqual([]);
       } finally {
         await page.close();
       }

@@ -1,7 +1,7 @@
 // One budget: what it covers, its period, flags and spend bar, with an edit form (limit, enforce,
 // include_byok via PATCH) and an in-page confirmed delete when the key may write.
 import { h } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
 import { field, form, formError, useSubmit, values } from "../lib/form";
 import { spendBar } from "../lib/spend-bar";
@@ -49,7 +49,7 @@ function EditBudget({
   const id = text(b.budget_id);
   const d = useDraft({ limit: text(b.limit), enforce: Boolean(b.enforce), include_byok: Boolean(b.include_byok) });
   // Opening the form puts the cursor in the limit, the field most edits change.
-  useEffect(() => document.getElementById(`limit-${id}`)?.focus(), []);
+  useLayoutEffect(() => document.getElementById(`limit-${id}`)?.focus(), []);
   const s = useSubmit(
     async (f) => {
       const v = values(f);
@@ -90,7 +90,7 @@ export function BudgetCard(p: CardProps) {
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
   // Closing the form (saved or cancelled) hands focus back to the Edit button it came from.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!editing && wasEditing.current) editButton.current?.focus();
     wasEditing.current = editing;
   }, [editing]);

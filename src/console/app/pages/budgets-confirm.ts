@@ -2,7 +2,7 @@
 // the first press asks, the second does it; no window.confirm, which blocks the page and tests.
 import "./budgets-confirm.css";
 import { h } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 
 export interface ConfirmProps {
   /** The first button's text, e.g. "Delete". */
@@ -19,7 +19,7 @@ export function ConfirmButton(p: ConfirmProps) {
   const first = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
   // Focus follows the question: onto "Yes" when asked, back to the first button when it is withdrawn.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (state.asking) yes.current?.focus();
     else if (wasAsking.current) first.current?.focus();
     wasAsking.current = state.asking;
