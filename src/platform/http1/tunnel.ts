@@ -53,9 +53,8 @@ export function openTunnel<T>(
         if (end + 4 < head.length)
           return refuse(s, new TypeError(`proxy ${proxy.hostname}:${proxy.port} sent bytes after its CONNECT answer`));
         upgraded = true;
-        const [raw] = s.upgradeTLS<T>({ data: conn, tls, socket: handlers });
-        // The TLS socket holds the process while a request is in flight (client.ts); the raw one never does.
-        raw.unref();
+        // From here the TLS socket is the connection's (ref'd only while it carries a request: client.ts).
+        s.upgradeTLS<T>({ data: conn, tls, socket: handlers });
       },
       close: (_s, err) => {
         if (!upgraded) reject(err ?? new TypeError(`proxy ${proxy.hostname}:${proxy.port} closed before the tunnel opened`));
