@@ -235,6 +235,31 @@ for (const kind of kinds) {
       }
     });
 
+    test("a revoked key keeps its budget, named as revoked, and is not offered for a new one", async () => {
+      const gone = await g.s.deps.repos.apiKeys.create({ workspaceId: g.s.workspaceId, name: "short-lived", scopes: [] });
+      const w = `/v1/workspaces/${g.s.workspaceId}`;
+      const made = await g.s.fetch(`${w}/budgets`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ scope: "api_key", scope_id: gone.row.id, period: "monthly", limit: 7 }),
+      });
+      expect(made.status).toBe(201);
+      expect((await g.s.fetch(`${w}/api-keys/${gone.row.id}`, { method: "DELETE" })).status).toBeLessThan(300);
+      const { page, dialogs, errors } = await openPage(browser);
+      try {
+        await signIn(page, g.s.url, g.s.adminKey, "#/budgets");
+        await page.getByRole("article", { name: /^Budget: API key short-lived \(.*, revoked\), monthly$/ }).waitFor();
+        const f = newForm(page);
+        await f.getByLabel("Scope").selectOption("api_key");
+        const options = await f.getByLabel("API key", { exact: true }).locator("option").allTextContents();
+        expect(options.some((o) => o.startsWith(XSS))).toBe(true);
+        expect(options.some((o) => o.startsWith("short-lived"))).toBe(false);
+        expect([...dialogs, ...errors]).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("at 390×844 the page does not scroll sideways", async () => {
       const { page, dialogs, errors } = await openPage(browser, { width: 390, height: 844 });
       try {

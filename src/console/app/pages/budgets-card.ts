@@ -19,6 +19,7 @@ export function scopeLabel(b: Row, t: Targets): string {
     const k = t.keys?.find((x) => x.api_key_id === b.scope_id);
     return `API key ${k ? keyLabel(k) : text(b.scope_id)}`;
   }
+  if (b.scope !== "byok") return `${text(b.scope)} ${text(b.scope_id)}`;
   const p = t.providers?.find((x) => x.id === b.scope_id);
   return `BYOK provider ${p ? `${text(p.display_name)} (${text(p.id)})` : text(b.scope_id)}`;
 }

@@ -22,17 +22,18 @@ const SCOPES: [string, string][] = [
 const NAMES = ["scope", "scope_id", "period", "limit", "enforce", "include_byok"];
 
 export interface Targets {
-  /** The workspace's API keys, or null when the signed-in key may not list them (no keys:read). */
+  /** The workspace's API keys, revoked ones included, or null when the signed-in key may not list them (no keys:read). */
   keys: Row[] | null;
   /** The providers that take BYOK keys, or null while unknown. */
   providers: Row[] | null;
 }
 
-export const keyLabel = (k: Row) => `${text(k.name)} (${text(k.key_prefix)}…)`;
+export const keyLabel = (k: Row) => `${text(k.name)} (${text(k.key_prefix)}…${k.revoked_at ? ", revoked" : ""})`;
 
 function targetField(scope: string, value: string, t: Targets, failure: ReturnType<typeof useSubmit>["failure"]) {
   if (scope === "workspace") return null;
-  const list = scope === "api_key" ? t.keys : t.providers;
+  // A revoked key keeps its budgets (and its name on them) but takes no new one.
+  const list = scope === "api_key" ? (t.keys?.filter((k) => !k.revoked_at) ?? null) : t.providers;
   const label = scope === "api_key" ? "API key" : "BYOK provider";
   if (list === null || list.length === 0) {
     const hint = scope === "api_key" ? "The API key's ID (this key cannot list keys: it lacks keys:read)." : "The provider's ID.";

@@ -16,7 +16,7 @@ const pendingNote = (r: Row | null) =>
 export function Budgets({ me }: PageProps) {
   const canWrite = me.scopes.includes("budgets:write");
   const list = useApi(ws(me.workspace_id, "/budgets"));
-  const keys = useApi(me.scopes.includes("keys:read") ? ws(me.workspace_id, "/api-keys") : null);
+  const keys = useApi(me.scopes.includes("keys:read") ? ws(me.workspace_id, "/api-keys?include_revoked=true") : null);
   const providers = useApi("/v1/byok/providers");
   const [notice, setNotice] = useState<string | null>(null);
   const targets: Targets = {
