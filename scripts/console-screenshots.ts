@@ -1,6 +1,6 @@
 // Screenshots of every console page for docs/console/ (and the README's one), taken in Debian's Chromium
 // against a gateway with the test suite's mock upstream and a little traffic: `bun run screenshots`.
-import { launch, navLink, signIn } from "../test/integration/console/browser";
+import { launch, signIn, visit } from "../test/integration/console/browser";
 import { startGateway } from "../test/support/gateway";
 
 const OUT = "docs/console";
@@ -52,13 +52,7 @@ try {
       const page = await browser.newPage({ viewport });
       await signIn(page, g.s.url, g.s.adminKey);
       for (const [name, slug] of suffix ? PAGES.slice(0, 2) : PAGES) {
-        await navLink(page, name).click();
-        await page.getByRole("heading", { name, level: 2 }).waitFor();
-        await page
-          .locator("[aria-busy=true]")
-          .first()
-          .waitFor({ state: "detached" })
-          .catch(() => {});
+        await visit(page, name);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: `${OUT}/${slug}${suffix}.png`, fullPage: !suffix });
         console.log(`${OUT}/${slug}${suffix}.png`);

@@ -5,17 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { displayPrefix } from "../../../src/auth/key-format";
-import { SCOPES } from "../../../src/auth/scopes";
-import { SCOPES as CONSOLE_SCOPES } from "../../../src/console/app/pages/api-keys-scopes";
 import { testDatabaseKinds } from "../../support/databases";
 import { startGateway, type TestGateway } from "../../support/gateway";
-import { canRun, launch, openPage, signIn, XSS, type WatchedPage } from "./browser";
+import { canRun, launch, openPage, signIn, XSS, expectClean, type WatchedPage } from "./browser";
 
 const kinds = await testDatabaseKinds();
-
-test("the console's scope list is the server's", () => {
-  expect([...CONSOLE_SCOPES]).toEqual([...SCOPES]);
-});
 
 const createForm = (page: Page) => page.getByRole("form", { name: "Create an API key" });
 const row = (page: Page, name: string) => page.locator("tbody tr", { has: page.locator('td[data-col="Name"]', { hasText: name }) });
@@ -30,11 +24,7 @@ async function createKey(page: Page, name: string, scopes: string[], expires = "
 
 const me = (url: string, key: string) => fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
-function clean(w: WatchedPage): void {
-  expect(w.dialogs).toEqual([]);
-  expect(w.errors).toEqual([]);
-  expect(w.csp).toEqual([]);
-}
+const clean = expectClean;
 
 describe.skipIf(!canRun)("console API keys", () => {
   let browser: Browser;

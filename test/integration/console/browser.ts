@@ -1,7 +1,9 @@
 // Shared by the console's browser tests: Debian's Chromium driven by playwright-core, a page that records
 // any script error or dialog (a rendered XSS payload would open one), and signing in with a key.
+import { expect } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { TestGateway } from "../../support/gateway";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const XSS = "<img src=x onerror=alert(1)>";
@@ -56,3 +58,27 @@ export async function signIn(page: Page, baseUrl: string, key: string, hash = ""
 /** The navigation's link to a page. */
 export const navLink = (page: Page, name: string) =>
   page.getByRole("navigation", { name: "Console" }).getByRole("link", { name, exact: true });
+
+/** The page opened no dialog, threw no error and broke no Content-Security-Policy rule. */
+export function expectClean(w: WatchedPage): void {
+  expect({ dialogs: w.dialogs, errors: w.errors, csp: w.csp }).toEqual({ dialogs: [], errors: [], csp: [] });
+}
+
+/** One chat call through the gateway with the admin key (200 expected), its record written before it returns. */
+export async function chatCall(g: TestGateway, body: Record<string, unknown> = {}): Promise<void> {
+  const r = await g.s.fetch("/v1/chat/completions", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }], ...body }),
+  });
+  expect(r.status).toBe(200);
+  await r.arrayBuffer();
+  await g.s.deps.records.flush();
+}
+
+/** Open a page from the navigation and wait until it has its heading and nothing is loading any more. */
+export async function visit(page: Page, name: string): Promise<void> {
+  await navLink(page, name).click();
+  await page.getByRole("heading", { name, level: 2 }).waitFor();
+  await page.locator("[aria-busy=true]").first().waitFor({ state: "detached" });
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { testDatabaseKinds } from "../../support/databases";
 import { startGateway, type TestGateway } from "../../support/gateway";
-import { canRun, launch, openPage, signIn, XSS } from "./browser";
+import { canRun, chatCall, launch, openPage, signIn, XSS } from "./browser";
 
 const kinds = await testDatabaseKinds();
 
@@ -40,13 +40,7 @@ for (const kind of kinds) {
       g = await startGateway({ db: kind });
       const made = await g.s.deps.repos.apiKeys.create({ workspaceId: g.s.workspaceId, name: XSS, scopes: [] });
       xssKeyId = made.row.id;
-      const r = await g.s.fetch("/v1/chat/completions", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] }),
-      });
-      expect(r.status).toBe(200);
-      await g.s.deps.records.flush();
+      await chatCall(g);
       browser = await launch();
     });
     afterAll(async () => {

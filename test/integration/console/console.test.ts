@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { startGateway, type TestGateway } from "../../support/gateway";
-import { canRun, launch, navLink, openPage, signIn, XSS } from "./browser";
+import { canRun, chatCall, launch, navLink, openPage, signIn, XSS } from "./browser";
 
 describe.skipIf(!canRun)("console", () => {
   let g: TestGateway;
@@ -12,15 +12,7 @@ describe.skipIf(!canRun)("console", () => {
 
   beforeAll(async () => {
     g = await startGateway();
-    for (const tags of [["plain"], [XSS]]) {
-      const r = await g.s.fetch("/v1/chat/completions", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }], gateway: { metadata: { tags } } }),
-      });
-      expect(r.status).toBe(200);
-    }
-    await g.s.deps.records.flush();
+    for (const tags of [["plain"], [XSS]]) await chatCall(g, { gateway: { metadata: { tags } } });
     browser = await launch();
   });
   afterAll(async () => {

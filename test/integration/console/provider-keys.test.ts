@@ -10,7 +10,7 @@ import { testDatabaseKinds } from "../../support/databases";
 import { gatewayConfig } from "../../support/gateway";
 import { startMockUpstream, type MockUpstream } from "../../support/mock-upstream";
 import { startServer, type InProcessServer } from "../../support/server";
-import { canRun, launch, openPage, signIn, XSS, type WatchedPage } from "./browser";
+import { canRun, launch, openPage, signIn, XSS, expectClean, type WatchedPage } from "./browser";
 
 const kinds = await testDatabaseKinds();
 const GOOD = `sk-good-${randomBase62(24)}`;
@@ -32,11 +32,7 @@ async function add(page: Page, secret: string, name: string, tier = ""): Promise
   await f.getByRole("button", { name: "Validate and save" }).click();
 }
 
-function clean(w: WatchedPage): void {
-  expect(w.dialogs).toEqual([]);
-  expect(w.errors).toEqual([]);
-  expect(w.csp).toEqual([]);
-}
+const clean = expectClean;
 
 describe.skipIf(!canRun)("console provider keys", () => {
   let browser: Browser;

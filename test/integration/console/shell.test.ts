@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startGateway, type TestGateway } from "../../support/gateway";
-import { canRun, launch, navLink, openPage, signIn } from "./browser";
+import { canRun, chatCall, launch, openPage, signIn, visit } from "./browser";
 
 const PAGES = ["Overview", "Requests", "Routing", "API keys", "Provider keys", "Budgets", "Members", "Audit log", "Playground"];
 
@@ -27,13 +27,7 @@ describe.skipIf(!canRun)("console shell", () => {
 
   beforeAll(async () => {
     g = await startGateway();
-    const r = await g.s.fetch("/v1/chat/completions", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "acme/openai-only", messages: [{ role: "user", content: "hi" }] }),
-    });
-    expect(r.status).toBe(200);
-    await g.s.deps.records.flush();
+    await chatCall(g);
     browser = await launch();
   });
   afterAll(async () => {
@@ -74,13 +68,7 @@ describe.skipIf(!canRun)("console shell", () => {
       try {
         await signIn(page, g.s.url, g.s.adminKey);
         for (const name of PAGES) {
-          await navLink(page, name).click();
-          await page.getByRole("heading", { name, level: 2 }).waitFor();
-          await page
-            .locator("[aria-busy=true]")
-            .first()
-            .waitFor({ state: "detached" })
-            .catch(() => {});
+          await visit(page, name);
           expect({ name, unlabelled: await unlabelled(page) }).toEqual({ name, unlabelled: [] });
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           expect({ name, width: width <= viewport.width }).toEqual({ name, width: true });

@@ -6,7 +6,7 @@ import { call, ws, type Row } from "../lib/api";
 import { field, formError, owns, useSubmit } from "../lib/form";
 import type { Me } from "../lib/types";
 import { draftForm, fromLocalInput, localInput, useDraft } from "./api-keys-controls";
-import { SCOPES } from "./api-keys-scopes";
+import { SCOPES } from "../../../auth/scopes";
 
 const FIELDS = ["name", "scopes", "expires_at"];
 
