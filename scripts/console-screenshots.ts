@@ -26,6 +26,7 @@ try {
     const tags = [i % 3 === 0 ? "batch" : "interactive"];
     const r = await post("/v1/chat/completions", {
       model,
+      stream: i % 2 === 0,
       messages: [{ role: "user", content: `question ${i}` }],
       gateway: { metadata: { tags } },
     });
@@ -33,7 +34,7 @@ try {
   }
   await g.s.deps.records.flush();
   const ws = `/v1/workspaces/${g.s.workspaceId}`;
-  await (await post(`${ws}/budgets`, { scope: "workspace", period: "monthly", limit: 25 })).arrayBuffer();
+  await (await post(`${ws}/budgets`, { scope: "workspace", period: "monthly", limit: 0.002 })).arrayBuffer();
   await (await post(`${ws}/api-keys`, { name: "ci-deploy", scopes: ["usage:read", "routing:read"] })).arrayBuffer();
   await (
     await g.s.fetch(`${ws}/routing-defaults`, {

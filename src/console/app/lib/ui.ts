@@ -4,7 +4,10 @@ import { h, type ComponentChildren, type VNode } from "preact";
 import type { Row } from "./api";
 import type { Loaded } from "./hooks";
 
-export const dollars = (micro: unknown) => `$${(Number(micro ?? 0) / 1e6).toFixed(6)}`;
+export const dollars = (micro: unknown) => {
+  const n = Number(micro ?? 0);
+  return `${n < 0 ? "-" : ""}$${(Math.abs(n) / 1e6).toFixed(6)}`;
+};
 export const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 export type Column = [string, (r: Row) => ComponentChildren];
