@@ -41,6 +41,10 @@ test("the compiled binary starts on an empty data folder, prints an admin key on
   const script = /src="([^"]+\.js)"/.exec(await page.text())?.[1];
   expect(script).toBeDefined();
   expect((await fetch(new URL(script!, `${server.url}/console/`))).status).toBe(200);
+  // The stylesheet holds what the pages import: the chart library's rules and a page's own.
+  const css = await (await fetch(`${server.url}/console/app.css`)).text();
+  expect(css).toContain(".uplot");
+  expect(css).toContain(".spend");
 
   // SIGTERM drains and exits 0.
   expect(await server.stop("SIGTERM")).toBe(0);
