@@ -9,6 +9,7 @@ import { startProxy, type TestProxy } from "./proxy";
 import { makeTestCa, type TestCa } from "./tls";
 import { tapText } from "./read";
 import { eventually } from "../../support/spawn";
+import { readFileSync } from "node:fs";
 
 const KINDS = ["sockets", "fetch"] as const;
 const IDENTITY = { "accept-encoding": "identity" };
@@ -112,5 +113,51 @@ describe.skipIf(!canRunNginx)("upstream clients through an HTTP proxy", () => {
       await expect(a).rejects.toBeInstanceOf(Error);
       expect(proxy.seen.map((s) => s.line)).toContain("CONNECT localhost:1 HTTP/1.1");
     });
+  });
+});
+
+describe.skipIf(!canRunNginx)("upstream clients through an https:// proxy", () => {
+  let tlsProxy: TestProxy;
+  beforeAll(async () => {
+    // Servers of its own: the describe above stopped its ones.
+    ca = makeTestCa();
+    node = await startNodeServer();
+    nginx = await startNginx(ca, node.port);
+    tlsProxy = await startProxy({ tls: { cert: readFileSync(ca.certFile, "utf8"), key: readFileSync(ca.keyFile, "utf8") } });
+  });
+  afterAll(async () => {
+    await tlsProxy?.stop();
+    await nginx?.stop();
+    await node?.stop();
+  });
+
+  test("an https:// HTTPS_PROXY makes either choice fetch (TLS inside TLS is more than one socket upgrade), and both kinds of target go through it", async () => {
+    for (const kind of KINDS) expect(createUpstreamClient(kind, { proxy: { httpsProxy: tlsProxy.url } }).kind).toBe("fetch");
+    const c = createUpstreamClient("sockets", { ca: ca.caPem, proxy: { httpProxy: tlsProxy.url, httpsProxy: tlsProxy.url } });
+    try {
+      for (const scheme of ["http", "https"] as const) {
+        const port = scheme === "http" ? nginx.ports.http : nginx.ports.https;
+        const a = await c.send(`${scheme}://localhost:${port}/static/data.json?case=tls-proxy`, { method: "GET", headers: IDENTITY });
+        expect(await a.text()).toBe(nginx.staticBody);
+      }
+      const lines = tlsProxy.seen.map((s) => s.line);
+      expect(lines).toContain(`GET http://localhost:${nginx.ports.http}/static/data.json?case=tls-proxy HTTP/1.1`);
+      expect(lines).toContain(`CONNECT localhost:${nginx.ports.https} HTTP/1.1`);
+    } finally {
+      c.close();
+    }
+  });
+
+  test("the socket client speaks TLS to an https:// HTTP_PROXY itself", async () => {
+    const c = createUpstreamClient("sockets", { ca: ca.caPem, proxy: { httpProxy: tlsProxy.url } });
+    try {
+      expect(c.kind).toBe("sockets");
+      const uri = `/static/data.json?case=tls-proxy-sockets-only`;
+      const a = await c.send(`http://localhost:${nginx.ports.http}${uri}`, { method: "GET", headers: IDENTITY });
+      expect(await a.text()).toBe(nginx.staticBody);
+      expect(tlsProxy.seen.map((s) => s.line)).toContain(`GET http://localhost:${nginx.ports.http}${uri} HTTP/1.1`);
+    } finally {
+      c.close();
+    }
   });
 });

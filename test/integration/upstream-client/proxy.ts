@@ -2,6 +2,7 @@
 // for http ones passed on as they are (servers accept absolute-form). Each connection's first line is
 // recorded, with the Proxy-Authorization it carried, so a test can tell what went through it.
 import net from "node:net";
+import tls from "node:tls";
 
 export interface Seen {
   line: string;
@@ -17,10 +18,11 @@ export interface TestProxy {
 /** "localhost" is dialled as 127.0.0.1: the test servers listen on IPv4 only. */
 const dial = (host: string) => (host === "localhost" ? "127.0.0.1" : host.replace(/^\[|\]$/g, ""));
 
-export async function startProxy(): Promise<TestProxy> {
+/** `tls`: an https:// proxy (TLS between the client and the proxy) with this certificate. */
+export async function startProxy(opts: { tls?: { cert: string; key: string } } = {}): Promise<TestProxy> {
   const seen: Seen[] = [];
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
+  const serve = (client: net.Socket) => {
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => {});
@@ -49,11 +51,12 @@ export async function startProxy(): Promise<TestProxy> {
       client.on("close", () => upstream.destroy());
     };
     client.on("data", onData);
-  });
+  };
+  const server = opts.tls ? tls.createServer(opts.tls, serve) : net.createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: opts.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     seen,
     stop: () =>
       new Promise<void>((resolve) => {
