@@ -82,8 +82,8 @@ const PROXY_KEYS = new Set<string>(["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]);
  * A proxy variable as curl and wget read it: the lowercase spelling first (a CGI server may set
  * HTTP_PROXY from a request's Proxy header), and a proxy without a scheme taken as http://.
  */
-function proxyVariable(env: Record<string, string | undefined>, k: string): string | undefined {
-  const v = (env[k.toLowerCase()] || env[k])?.trim();
+function proxyVariable(env: Record<string, string | undefined>, flags: Record<string, string>, k: string): string | undefined {
+  const v = (flags[k] ?? (env[k.toLowerCase()] || env[k]))?.trim();
   if (!v || k === "NO_PROXY") return v;
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `http://${v}`;
 }
@@ -123,7 +123,7 @@ function firstError(schema: TSchema, value: unknown): { path: string; message: s
 export function loadConfig(env: Record<string, string | undefined>, envFlags: Record<string, string> = {}): Config {
   const raw: Record<string, unknown> = {};
   for (const k of ENV_KEYS) {
-    const v = envFlags[k] ?? (PROXY_KEYS.has(k) ? proxyVariable(env, k) : env[k]) ?? DEFAULTS[k];
+    const v = (PROXY_KEYS.has(k) ? proxyVariable(env, envFlags, k) : (envFlags[k] ?? env[k])) ?? DEFAULTS[k];
     if (v !== undefined && v !== "") raw[k] = v;
   }
   // Integer variables: digits become numbers; anything else stays a string and fails the schema below.

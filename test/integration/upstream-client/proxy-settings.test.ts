@@ -27,6 +27,9 @@ describe("proxy variables in config", () => {
 
   test("a proxy without a scheme is http://; a --flag overrides the environment", () => {
     expect(load({ HTTP_PROXY: "proxy.corp:8080" }).upstreamProxy?.httpProxy).toBe("http://proxy.corp:8080");
+    expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }, { HTTP_PROXY: "flag.corp:8080" }).upstreamProxy?.httpProxy).toBe(
+      "http://flag.corp:8080",
+    );
     expect(
       loadConfig({ DATABASE_URL: "sqlite::memory:", HTTPS_PROXY: "http://env:1" }, { HTTPS_PROXY: "http://flag:1" }).upstreamProxy
         ?.httpsProxy,
