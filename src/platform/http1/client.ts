@@ -39,7 +39,7 @@ export interface Http1ClientOptions {
   idleMs?: number;
   /** Idle connections kept per origin; more are closed when they come back. */
   maxIdlePerOrigin?: number;
-  /** Extra certificate authorities for https origins (PEM), e.g. a test's self-signed server. */
+  /** Certificate authorities for https origins (PEM) in place of the default ones (tried: Bun replaces them), e.g. a test CA. */
   ca?: string | string[];
   /** HTTP(S)_PROXY and NO_PROXY as configured (config/load.ts); none: every origin is reached straight. */
   proxy?: ProxySettings;
