@@ -6,7 +6,8 @@ import { gzipSync } from "node:zlib";
 
 const JSON_BODY = JSON.stringify({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "hello from node" } }] });
 const gates = new Map();
-const stats = { connections: 0, requests: 0 };
+/** `abandoned`: SSE streams whose client went away before their end. */
+const stats = { connections: 0, requests: 0, abandoned: 0 };
 /** Sockets that carried a request: the one flagged `/drop-next` is destroyed on its next request. */
 const dropNext = new WeakSet();
 
@@ -61,6 +62,9 @@ const server = createServer(async (req, res) => {
   if (path === "/sse") {
     const id = url.searchParams.get("id") ?? "";
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.on("close", () => {
+      if (!res.writableEnded) stats.abandoned++;
+    });
     res.write(`data: {"n":1,"id":"${id}"}\n\n`);
     await gate(id).opened;
     res.write(`data: {"n":2}\n\n`);

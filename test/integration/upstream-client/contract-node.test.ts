@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/http1/upstream-fetch";
 import { startNodeServer, type NodeServer } from "./node-server";
 import { tapText } from "./read";
+import { UpstreamAbort } from "../../../src/platform/upstream-abort";
+import { eventually } from "../../support/spawn";
 
 const KINDS = ["sockets", "fetch"] as const;
 const CONTENT = "hello from node";
@@ -73,6 +75,17 @@ describe.each(KINDS)("upstream client contract against Node's http server: %s", 
     expect(body.text()).not.toContain(`"n":2`);
     await node.release(id);
     expect((await body.ended()).trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  test("aborting a stream midway (the gateway's UpstreamAbort) fails its body and closes the upstream connection", async () => {
+    const before = (await node.stats()).abandoned;
+    const abort = new UpstreamAbort();
+    const a = await client.send(`${node.url}/sse?id=abort-${kind}`, { method: "GET", headers: { accept: "text/event-stream" } }, abort);
+    const body = tapText(a);
+    await body.seen(`"n":1`);
+    abort.abort(new DOMException("client went away", "AbortError"));
+    await expect(body.ended()).rejects.toMatchObject({ name: "AbortError" });
+    expect(await eventually(async () => (await node.stats()).abandoned > before, 5_000, 10)).toBe(true);
   });
 
   test("idle connections the server closed between requests are not used again", async () => {

@@ -26,7 +26,7 @@ export interface NodeServer {
   port: number;
   /** http://127.0.0.1:port */
   url: string;
-  stats(): Promise<{ connections: number; requests: number }>;
+  stats(): Promise<{ connections: number; requests: number; abandoned: number }>;
   /** Lets the SSE stream `id` go on past its first event. */
   release(id: string): Promise<void>;
   stop(): Promise<void>;
@@ -51,7 +51,7 @@ export async function startNodeServer(deadlineMs = 10_000): Promise<NodeServer> 
   return {
     port,
     url,
-    stats: async () => JSON.parse(await control(port!, "/stats")) as { connections: number; requests: number },
+    stats: async () => JSON.parse(await control(port!, "/stats")) as { connections: number; requests: number; abandoned: number },
     release: async (id) => void (await control(port!, `/release?id=${encodeURIComponent(id)}`)),
     stop: async () => {
       proc.kill("SIGTERM");
