@@ -18,7 +18,7 @@ export interface Target {
   expectRouting: boolean;
 }
 
-const JSON_BODY = JSON.stringify({ model: "bench/chat", messages: CHAT_MESSAGES, max_tokens: 64, temperature: 0 });
+export const JSON_BODY = JSON.stringify({ model: "bench/chat", messages: CHAT_MESSAGES, max_tokens: 64, temperature: 0 });
 
 export interface JsonRun {
   count: number;

@@ -1,5 +1,6 @@
 // Benchmark results: the JSON shape written to bench/results/, and the one markdown table.
 import type { TargetName } from "./load";
+import type { SaturationResults } from "./saturation-report";
 import { KINDS, type StreamKind } from "./stream-kinds";
 
 export interface Machine {
@@ -55,6 +56,8 @@ export interface Results {
   startup: { buildMs: number; freshDbMs: number[]; existingDbMs: number[] };
   recordWriter: { records: number; complete: boolean; recordsPerSecond: number; recordsPerCpuSecond: number } | null;
   failures: string[];
+  /** The saturation section (wrk), when the run included it. */
+  saturation?: SaturationResults;
 }
 
 export function percentile(values: number[], p: number): number {

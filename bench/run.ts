@@ -2,7 +2,8 @@
 // alternating rounds, one table. Streams come in three dialects (stream-kinds.ts): chat completions, and
 // beside each chat row the same answer as Anthropic Messages and as OpenAI Responses events.
 // Writes bench/results/latest.{md,json} and bench/README.md's table (--quick: quick.{md,json},
-// that table untouched). KEY=VALUE arguments go to the gateway's environment, for an experiment: the run's
+// that table untouched). Then the saturation section (saturation.ts: wrk against the bare proxy and
+// Switchyard on SQLite and on Postgres + Redis); `--saturation` runs that section alone. KEY=VALUE arguments go to the gateway's environment, for an experiment: the run's
 // settings name them, and a full run writes experiment.{md,json}, leaving latest.* and that table alone.
 // Everything runs on loopback, every loop is bounded, every child is killed on exit.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +26,7 @@ import {
   waitForOutput,
 } from "./procs";
 import { median, renderMarkdown, updateReadme, type Results } from "./report";
+import { runSaturation, skippedSaturation, writeSaturation } from "./saturation";
 import { NAMES, measureJson, measureStreams, withSteal } from "./rounds";
 import { STREAM_KINDS, type StreamKind } from "./stream-kinds";
 import {
@@ -45,6 +47,7 @@ const quick = Bun.argv.includes("--quick");
 const gatewayEnvArgs = envArgs();
 const experiment = Object.keys(gatewayEnvArgs).length > 0;
 const readmeToo = !quick && !Bun.argv.includes("--no-readme") && !experiment;
+const saturationOnly = Bun.argv.includes("--saturation");
 const S = quick
   ? {
       rounds: 2,
@@ -85,7 +88,7 @@ function log(msg: string): void {
 
 function machine(): Results["machine"] {
   const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model ?? "unknown CPU";
-  const tools = ["wrk", "oha"].map((t) => `${t} ${Bun.which(t) ? "present, unused" : "absent"}`).join(", ");
+  const tools = `wrk ${Bun.which("wrk") ? "present" : "absent"}: it drives the saturation section, not these loads`;
   return {
     nproc: CORES,
     cpu: model.trim(),
@@ -129,6 +132,16 @@ async function main(): Promise<number> {
     log(`building the binary (bun run build)…`);
     const build = await buildBinary(dir);
     const mock = await startMock(TTFT_MS, GAP_MS);
+    const saturation = () =>
+      runSaturation({ binary: build.path, mockUrl: mock.url, dir, quick, ttftMs: TTFT_MS, gapMs: GAP_MS, env: gatewayEnvArgs, log });
+    if (saturationOnly) {
+      const sat = await saturation();
+      await mock.child.stop();
+      const written = writeSaturation(sat, { quick, experiment, readme: readmeToo });
+      process.stdout.write(written.md);
+      log(`done in ${Math.round((performance.now() - started) / 1000)} s; wrote ${written.paths.join(", ")}`);
+      return sat.failures.length ? 1 : 0;
+    }
     const g = { dir, configPath: writeConfig(dir, mock.url), adminKey: adminKey() };
     log(`binary built in ${(build.ms / 1000).toFixed(1)} s; timing exec → /readyz 200…`);
     const freshDbMs: number[] = [];
@@ -218,10 +231,17 @@ async function main(): Promise<number> {
     if (!reset) results.settings.peakNote = "clear_refs unavailable: peak is the whole run's";
     await Bun.sleep(1000);
     results.memory.afterLoadMb = mbOf(memory(gw.child.pid).rssKb);
-    results.settings.elapsedS = Math.round((performance.now() - started) / 1000);
 
-    await Promise.all([gw.child.stop(), proxy.child.stop(), minimal.child.stop(), mock.child.stop()]);
-    const md = renderMarkdown(results);
+    await Promise.all([gw.child.stop(), proxy.child.stop(), minimal.child.stop()]);
+    log("saturation section (wrk)…");
+    const sat = Bun.argv.includes("--no-saturation") ? skippedSaturation(quick, "--no-saturation") : await saturation();
+    failures.push(...sat.failures);
+    const satWritten = writeSaturation(sat, { quick, experiment, readme: readmeToo });
+    await mock.child.stop();
+    results.settings.elapsedS = Math.round((performance.now() - started) / 1000);
+    const mainMd = renderMarkdown(results);
+    const md = `${mainMd}\n${satWritten.md}`;
+    results.saturation = sat;
     process.stdout.write(md);
     // An experiment's full run does not take the place of the latest real one.
     const base = join(ROOT, "bench/results", quick ? "quick" : experiment ? "experiment" : "latest");
@@ -233,9 +253,11 @@ async function main(): Promise<number> {
     if (readmeToo) {
       // The table lives in bench/README.md (the README is for users and links there).
       const doc = join(ROOT, "bench", "README.md");
-      writeFileSync(doc, updateReadme(readFileSync(doc, "utf8"), md));
+      writeFileSync(doc, updateReadme(readFileSync(doc, "utf8"), mainMd));
     }
-    log(`done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and bench/README.md's table" : ""}`);
+    log(
+      `done in ${results.settings.elapsedS} s; wrote ${base}.md and .json${readmeToo ? " and bench/README.md's table" : ""}, ${satWritten.paths.join(", ")}`,
+    );
     log(`median startup ${median(freshDbMs).toFixed(0)} ms`);
     return failures.length ? 1 : 0;
   } finally {
