@@ -20,6 +20,8 @@ export interface ProxyRoute {
   tls: boolean;
   /** `Basic …` from the URL's user:password, else null. */
   authorization: string | null;
+  /** Bun fetch's `proxy` option for it: NO_PROXY is decided here, not again by fetch from the environment. */
+  fetchOption: { url: string; respectNoProxy: false };
 }
 
 /** The proxy for a target (null: connect straight). */
@@ -79,6 +81,7 @@ function routeOf(url: string): ProxyRoute {
     port: u.port ? Number(u.port) : tls ? 443 : 80,
     tls,
     authorization: user || password ? `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` : null,
+    fetchOption: { url, respectNoProxy: false },
   };
 }
 

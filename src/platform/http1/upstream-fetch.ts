@@ -51,7 +51,7 @@ function fetchSend(opts: UpstreamClientOptions): UpstreamSend {
     const full: BunFetchRequestInit = { ...init };
     if (abort) full.signal = abort.signal;
     // `false` for a NO_PROXY host: Bun's fetch would otherwise read the proxy variables itself.
-    if (proxyFor) full.proxy = routeFor(proxyFor, url)?.url ?? false;
+    if (proxyFor) full.proxy = routeFor(proxyFor, url)?.fetchOption ?? false;
     if (tls) full.tls = tls;
     return fetch(url, full).then(answerOf);
   };
