@@ -123,8 +123,15 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
     await asPostgres(pgCtl, ["-D", data, "-m", mode, "-w", "stop"]);
     running = false;
   };
+  // A backend listed a moment ago may have exited since (a connection closing): that one needs no signal.
   const signal = (sig: NodeJS.Signals) => {
-    for (const pid of serverPids(data)) process.kill(pid, sig);
+    for (const pid of serverPids(data)) {
+      try {
+        process.kill(pid, sig);
+      } catch (e) {
+        if ((e as { code?: string }).code !== "ESRCH") throw e;
+      }
+    }
   };
   return {
     url,
