@@ -42,15 +42,18 @@ export function createUpstreamClient(kind: "sockets" | "fetch", opts: UpstreamCl
   return { send: client.send, kind: "sockets", close: client.close };
 }
 
-/** fetch as an UpstreamSend: with no proxy and no CA configured, the request's init goes as it is. */
+/** fetch as an UpstreamSend, routed by the configured proxy settings alone. */
 function fetchSend(opts: UpstreamClientOptions): UpstreamSend {
   const proxyFor = proxyChooser(opts.proxy);
   const tls = opts.ca ? { ca: opts.ca } : null;
-  if (!proxyFor && !tls) return (url, init, abort) => fetch(url, abort ? { ...init, signal: abort.signal } : init).then(answerOf);
+  // `proxy: false` everywhere no proxy is chosen: Bun's fetch would otherwise read the proxy variables
+  // (ALL_PROXY among them) by itself. The gateway always passes `abort`, so its init is copied anyway.
+  if (!proxyFor && !tls)
+    return (url, init, abort) =>
+      fetch(url, abort ? { ...init, signal: abort.signal, proxy: false } : { ...init, proxy: false }).then(answerOf);
   return (url, init, abort) => {
     const full: BunFetchRequestInit = { ...init };
     if (abort) full.signal = abort.signal;
-    // `false` for a NO_PROXY host: Bun's fetch would otherwise read the proxy variables itself.
     if (proxyFor) full.proxy = routeFor(proxyFor, url)?.fetchOption ?? false;
     if (tls) full.tls = tls;
     return fetch(url, full).then(answerOf);
