@@ -35,6 +35,8 @@ export interface WatchedPage {
 
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
   const page = await browser.newPage({ viewport });
+  // Under the test's own 30 s limit, so that a wait that never ends fails with what it waited for.
+  page.setDefaultTimeout(15_000);
   const w: WatchedPage = { page, dialogs: [], errors: [], csp: [] };
   page.on("console", (m) => {
     if (/Content.Security.Policy/i.test(m.text())) w.csp.push(m.text());
@@ -81,4 +83,16 @@ export async function visit(page: Page, name: string): Promise<void> {
   await navLink(page, name).click();
   await page.getByRole("heading", { name, level: 2 }).waitFor();
   await page.locator("[aria-busy=true]").first().waitFor({ state: "detached" });
+}
+
+/** Waits (5 s at most) until the focused element's name, its aria-label or else its text, is `name`: focus moves after a render. */
+export async function focusOn(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const el = document.activeElement;
+      return (el?.getAttribute("aria-label") ?? el?.textContent) === n;
+    },
+    name,
+    { timeout: 5_000 },
+  );
 }

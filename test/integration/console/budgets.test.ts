@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { testDatabaseKinds } from "../../support/databases";
 import { startGateway, type TestGateway } from "../../support/gateway";
-import { canRun, chatCall, launch, openPage, signIn, XSS } from "./browser";
+import { canRun, chatCall, focusOn, launch, openPage, signIn, XSS } from "./browser";
 
 const kinds = await testDatabaseKinds();
 
@@ -199,7 +199,6 @@ for (const kind of kinds) {
 
     test("by keyboard: Edit moves the cursor to the limit, a withdrawn question hands focus back", async () => {
       const { page, dialogs, errors } = await openPage(browser);
-      const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent);
       try {
         await signIn(page, g.s.url, g.s.adminKey, "#/budgets");
         const edit = page.getByRole("button", { name: /^Edit budget/ }).first();
@@ -208,20 +207,20 @@ for (const kind of kinds) {
         await page.keyboard.press("Enter");
         const card = page.getByRole("article", { name: `Budget: ${name}` });
         await card.getByLabel("Limit (USD)").waitFor();
-        expect(await page.evaluate(() => document.activeElement?.id)).toMatch(/^limit-/);
+        await page.waitForFunction(() => document.activeElement?.id.startsWith("limit-"), null, { timeout: 5_000 });
         await card.getByRole("button", { name: "Cancel", exact: true }).focus();
         await page.keyboard.press("Enter");
         await card.getByRole("button", { name: `Edit budget ${name}` }).waitFor();
-        expect(await focused()).toBe(`Edit budget ${name}`);
+        await focusOn(page, `Edit budget ${name}`);
 
         await page.keyboard.press("Tab");
-        expect(await focused()).toBe(`Delete budget ${name}`);
+        await focusOn(page, `Delete budget ${name}`);
         await page.keyboard.press("Enter");
         await card.getByRole("button", { name: "Yes, delete" }).waitFor();
-        expect(await focused()).toBe("Yes, delete");
+        await focusOn(page, "Yes, delete");
         await page.keyboard.press("Escape");
         await card.getByRole("button", { name: "Yes, delete" }).waitFor({ state: "detached" });
-        expect(await focused()).toBe(`Delete budget ${name}`);
+        await focusOn(page, `Delete budget ${name}`);
         expect((await budgets(g)).length).toBeGreaterThan(0);
         expect([...dialogs, ...errors]).toEqual([]);
       } finally {
