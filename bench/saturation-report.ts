@@ -90,14 +90,20 @@ const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("e
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(2)) : "—");
 const pct = (n: number | null) => (n === null ? "—" : n.toFixed(0));
 
-/** `a ÷ b` against a bound: "**1.34×** (≤ 1.5×: met)"; without a bound, the plain ratio. */
-function against(a: number | undefined, b: number | undefined, bound?: { max?: number; min?: number }): string {
+/** The per-round ratios' range (round r ran both targets back to back): how much the noise moves it. */
+function spread(a: SatTargetResult | undefined, b: SatTargetResult | undefined): string {
+  const per = (a?.rounds ?? []).map((x, i) => x.cpuUsPerRequest / (b?.rounds[i]?.cpuUsPerRequest ?? NaN)).filter(Number.isFinite);
+  return per.length < 2 ? "" : `; rounds ${Math.min(...per).toFixed(2)}–${Math.max(...per).toFixed(2)}`;
+}
+
+/** `a ÷ b` against a bound: "**1.34×** (≤ 1.5×: met)", judged on the ratio as shown; without a bound, the plain ratio. */
+function against(a: number | undefined, b: number | undefined, bound?: { max?: number; min?: number }, extra = ""): string {
   if (a === undefined || b === undefined || !(b > 0) || !Number.isFinite(a)) return "—";
-  const r = a / b;
+  const r = Math.round((a / b) * 100) / 100;
   if (!bound) return `${r.toFixed(2)}×`;
   const met = bound.max !== undefined ? r <= bound.max : r >= bound.min!;
   const spec = bound.max !== undefined ? `≤ ${bound.max}×` : `≥ ${bound.min}×`;
-  return `**${r.toFixed(2)}×** (${spec}: ${met ? "met" : "MISSED"})`;
+  return `**${r.toFixed(2)}×** (${spec}: ${met ? "met" : "MISSED"}${extra})`;
 }
 
 const loadLabel = (l: SatLoad) =>
@@ -126,8 +132,8 @@ export function renderSaturationTable(r: SaturationResults): string {
     rows.push([
       `… **CPU µs / ${unit}**`,
       ...cell((x) => int(x.cpuUs)),
-      against(t.switchyard?.cpuUs, t.proxy?.cpuUs, { max: 1.5 }),
-      against(t.shared?.cpuUs, t.switchyard?.cpuUs, { max: 1.5 }),
+      against(t.switchyard?.cpuUs, t.proxy?.cpuUs, { max: 1.5 }, spread(t.switchyard, t.proxy)),
+      against(t.shared?.cpuUs, t.switchyard?.cpuUs, { max: 1.5 }, spread(t.shared, t.switchyard)),
     ]);
     rows.push([`… core busy, target's / wrk + mock's (%)`, ...cell((x) => `${pct(x.targetCoreBusy)} / ${pct(x.loadCoreBusy)}`), "", ""]);
     rows.push([

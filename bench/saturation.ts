@@ -70,6 +70,17 @@ function busyPercent(a: ReturnType<typeof coreTicks>, b: ReturnType<typeof coreT
   return (100 * (y.busy - x.busy)) / (y.total - x.total);
 }
 
+/** Shared mode is on and healthy: /readyz says ready and names Redis up (a degraded gateway would measure its fallbacks). */
+async function assertShared(url: string, deadlineMs = 5_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const body = (await (await fetch(`${url}/readyz`)).json()) as { status?: string; redis?: { up?: boolean } };
+    if (body.status === "ready" && body.redis?.up === true) return;
+    if (Date.now() > until) throw new Error(`the shared-mode gateway is not ready on Redis: /readyz ${JSON.stringify(body)}`);
+    await Bun.sleep(50);
+  }
+}
+
 interface SatTarget {
   name: SatName;
   target: Target;
@@ -115,6 +126,7 @@ export async function runSaturation(ctx: SaturationContext): Promise<SaturationR
       stores = await createSharedStores();
       const shared = await startGateway(g, { binary: ctx.binary, env: { ...ctx.env, ...stores.env } });
       started.push(shared);
+      await assertShared(shared.url);
       ups.shared = { up: shared, key: g.adminKey };
     } catch (err) {
       const why = `shared mode (Postgres + Redis) not measured: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;

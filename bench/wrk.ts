@@ -67,7 +67,7 @@ function lua(s: string): string {
 
 /** Writes the Lua script that sends `body` with the target's headers and prints the summary as JSON. */
 export function writeScript(dir: string, name: string, t: Target, body: string): string {
-  const headers = Object.entries(t.headers).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}`);
+  const headers = Object.entries(t.headers).map(([k, v]) => `wrk.headers[ ${lua(k)} ] = ${lua(v)}`);
   const script = [
     `wrk.method = "POST"`,
     `wrk.body = ${lua(body)}`,
