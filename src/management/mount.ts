@@ -2,13 +2,14 @@
 // workspace's ID answers 404), Idempotency-Key where the row says so, then the handler, whose Reply
 // becomes the status and JSON body. Handlers receive plain values, never the Elysia context.
 import type { Elysia } from "elysia";
-import type { TObject, TSchema } from "@sinclair/typebox";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { authenticate, assertOwnWorkspace, authenticateCached, type AuthContext } from "../http/auth";
-import { ApiError } from "../http/errors";
+import { ApiError, ERROR_TABLE, type ErrorCode } from "../http/errors";
 import { parseJsonBody, readBody } from "../http/body";
 import type { Management } from "./module";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
 import { withIdempotency, type Reply, type SaveReply } from "./idempotency/run";
+import { ErrorEnvelope } from "./response-schemas";
 
 export type { Reply } from "./idempotency/run";
 
@@ -26,14 +27,55 @@ export interface Call {
   saveReply: SaveReply | null;
 }
 
-export type Handler = (call: Call) => Promise<Reply>;
+export type Handler<B = unknown> = (call: Call) => Promise<Reply<B>>;
 
-export interface RouteDoc {
+export interface RouteDoc<S extends TSchema = TSchema, A extends TSchema = S> {
   body?: TSchema;
   query?: TObject;
-  /** The 200 body, for the OpenAPI document (the handler's reply is not checked against it). */
-  response?: TSchema;
+  /** The success body (route table's `ok`); none for a 204. The handler's reply is typed from it. */
+  response?: S;
+  /** The 202 body of a `pending` write, when it differs from `response` (a delete's acknowledgement). */
+  accepted?: A;
+  /** Error codes beyond the ones every route of its kind can answer (errorCodes). */
+  errors?: ErrorCode[];
   description?: string;
+}
+
+/** What a route can answer besides success: its kind's codes and the ones its doc adds. */
+export function errorCodes(spec: RouteSpec, doc: RouteDoc): ErrorCode[] {
+  // Any query or path parameter holding NUL is a 400 (edge.ts); every route reads the database.
+  const codes = new Set<ErrorCode>(["invalid_parameter", "rate_limit_exceeded", "internal_error", "service_unavailable"]);
+  if (!spec.public) ["invalid_api_key", "insufficient_scope"].forEach((c) => codes.add(c as ErrorCode));
+  if (spec.path.includes(":") || spec.public) codes.add("not_found");
+  if (doc.body) ["invalid_request", "request_too_large"].forEach((c) => codes.add(c as ErrorCode));
+  if (spec.idempotent) ["idempotency_conflict", "idempotency_in_progress"].forEach((c) => codes.add(c as ErrorCode));
+  for (const c of doc.errors ?? []) codes.add(c);
+  return [...codes];
+}
+
+const json = (schema: TSchema) => ({ "application/json": { schema } });
+
+/** The operation's responses: success (and 202) bodies, then the error envelope under each status it can answer. */
+function openapiResponses(spec: RouteSpec, doc: RouteDoc) {
+  const out: Record<string, { description: string; content?: ReturnType<typeof json> }> = {};
+  if (spec.ok === 204) out["204"] = { description: "Done; no body." };
+  else out[String(spec.ok)] = { description: spec.ok === 201 ? "Created" : "OK", content: json(doc.response!) };
+  if (spec.pending)
+    out["202"] = {
+      description: "Accepted (shared mode): other instances apply it within 5 s.",
+      content: json(doc.accepted ?? doc.response!),
+    };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of errorCodes(spec, doc)) byStatus.set(ERROR_TABLE[c].status, [...(byStatus.get(ERROR_TABLE[c].status) ?? []), c]);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
+    out[String(status)] = { description: codes.join(", "), content: json(ErrorEnvelope) };
+  return out;
+}
+
+/** A route of the table whose doc lacks a body schema it must have: a programming error, caught at mount. */
+function assertDocumented(id: RouteId, spec: RouteSpec, doc: RouteDoc): void {
+  if (spec.ok !== 204 && !doc.response) throw new Error(`management route ${id}: no response schema`);
+  if (spec.ok === 204 && spec.pending && !doc.accepted) throw new Error(`management route ${id}: no 202 schema`);
 }
 
 /** The OpenAPI operation. The generator replaces `parameters` with the path parameters, so query
@@ -52,8 +94,8 @@ function openapiDetail(spec: RouteSpec, doc: RouteDoc) {
     tags: [spec.tag],
     description: notes.join(" "),
     security: spec.public ? [] : [{ bearer: [] }],
-    ...(doc.body ? { requestBody: { required: true, content: { "application/json": { schema: doc.body } } } } : {}),
-    ...(doc.response ? { responses: { 200: { description: "OK", content: { "application/json": { schema: doc.response } } } } } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: json(doc.body) } } : {}),
+    responses: openapiResponses(spec, doc),
     "x-rate-class": spec.rateClass,
   };
 }
@@ -88,8 +130,16 @@ export function managementBodyParser(m: Management, maxBodyBytes: number) {
   };
 }
 
-export function mount(app: Elysia, m: Management, id: RouteId, handler: Handler, doc: RouteDoc = {}): Elysia {
+/** `doc.response` (and `doc.accepted`) type the handler's reply, so a body that drifts from its schema does not compile. */
+export function mount<S extends TSchema = TSchema, A extends TSchema = S>(
+  app: Elysia,
+  m: Management,
+  id: RouteId,
+  handler: Handler<Static<S> | Static<A>>,
+  doc: RouteDoc<S, A> = {},
+): Elysia {
   const spec: RouteSpec = MANAGEMENT_ROUTES[id];
+  assertDocumented(id, spec, doc);
   return app.route(
     spec.method,
     spec.path,

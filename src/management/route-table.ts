@@ -14,6 +14,10 @@ export interface RouteSpec {
   rateClass: RateClass;
   summary: string;
   tag: string;
+  /** The success status when the write applies at once (or a read answers). */
+  ok: 200 | 201 | 204;
+  /** A write that answers 202 with propagation_status "pending" in shared mode (propagation.ts). */
+  pending: boolean;
   /** Honours the Idempotency-Key header (API document §8). */
   idempotent?: boolean;
   /** No API key: the caller proves itself otherwise (an invite token). */
@@ -36,8 +40,14 @@ const r = (
   rateClass,
   tag,
   summary,
+  ok: OK[method],
+  pending: false,
   ...extra,
 });
+/** What each method answers unless its row says otherwise. */
+const OK = { GET: 200, POST: 201, PATCH: 200, DELETE: 204 } as const;
+/** Shared mode answers these writes 202. */
+const P = { pending: true } as const;
 const READ = "management_reads";
 const WRITE = "management_writes";
 
@@ -46,18 +56,21 @@ export const MANAGEMENT_ROUTES = {
   "workspaces.get": r("GET", W, ["workspace:read"], READ, "workspaces", "Get a workspace"),
   "workspaces.update": r("PATCH", W, ["workspace:write"], WRITE, "workspaces", "Rename a workspace"),
   "routing.get": r("GET", `${W}/routing-defaults`, ["routing:read"], READ, "routing", "Get the workspace's routing defaults"),
-  "routing.update": r("PATCH", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Change some routing defaults"),
-  "routing.delete": r("DELETE", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Clear every routing default"),
+  "routing.update": r("PATCH", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Change some routing defaults", P),
+  "routing.delete": r("DELETE", `${W}/routing-defaults`, ["routing:write"], WRITE, "routing", "Clear every routing default", {
+    ...P,
+    ok: 200,
+  }),
   "routingHealth.get": r("GET", "/v1/routing/health", ["routing:read"], READ, "routing", "Every route's estimates, samples and circuit"),
   "usage.get": r("GET", `${W}/usage`, ["usage:read"], READ, "usage", "Usage aggregates over a date range"),
   "usage.series": r("GET", `${W}/usage/series`, ["usage:read"], READ, "usage", "Usage and TTFT percentiles per hour, day or week"),
   "requests.list": r("GET", `${W}/requests`, ["usage:read"], READ, "usage", "List request records"),
   "requests.get": r("GET", `${W}/requests/:request_id`, ["usage:read"], READ, "usage", "One request with every attempt"),
   "budgets.list": r("GET", `${W}/budgets`, ["budgets:read"], READ, "budgets", "List budgets"),
-  "budgets.create": r("POST", `${W}/budgets`, ["budgets:write"], WRITE, "budgets", "Create a budget", { idempotent: true }),
+  "budgets.create": r("POST", `${W}/budgets`, ["budgets:write"], WRITE, "budgets", "Create a budget", { ...P, idempotent: true }),
   "budgets.get": r("GET", `${W}/budgets/:budget_id`, ["budgets:read"], READ, "budgets", "Get a budget with its current spend"),
-  "budgets.update": r("PATCH", `${W}/budgets/:budget_id`, ["budgets:write"], WRITE, "budgets", "Change a budget's limit or flags"),
-  "budgets.delete": r("DELETE", `${W}/budgets/:budget_id`, ["budgets:write"], WRITE, "budgets", "Delete a budget"),
+  "budgets.update": r("PATCH", `${W}/budgets/:budget_id`, ["budgets:write"], WRITE, "budgets", "Change a budget's limit or flags", P),
+  "budgets.delete": r("DELETE", `${W}/budgets/:budget_id`, ["budgets:write"], WRITE, "budgets", "Delete a budget", P),
   "apiKeys.list": r("GET", `${W}/api-keys`, ["keys:read"], READ, "api-keys", "List API keys (playground keys never)"),
   "apiKeys.create": r(
     "POST",
@@ -66,6 +79,7 @@ export const MANAGEMENT_ROUTES = {
     "key_creation",
     "api-keys",
     "Create an API key (the full key is returned once)",
+    P,
   ),
   "apiKeys.get": r("GET", `${W}/api-keys/:api_key_id`, ["keys:read"], READ, "api-keys", "Get an API key"),
   "apiKeys.update": r(
@@ -75,8 +89,9 @@ export const MANAGEMENT_ROUTES = {
     WRITE,
     "api-keys",
     "Change an API key's name, scopes or expiry",
+    P,
   ),
-  "apiKeys.revoke": r("DELETE", `${W}/api-keys/:api_key_id`, ["keys:write"], WRITE, "api-keys", "Revoke an API key"),
+  "apiKeys.revoke": r("DELETE", `${W}/api-keys/:api_key_id`, ["keys:write"], WRITE, "api-keys", "Revoke an API key", P),
   "apiKeys.usage": r("GET", `${W}/api-keys/:api_key_id/usage`, ["usage:read"], READ, "api-keys", "Usage aggregates of one API key"),
   "byok.list": r("GET", `${W}/byok-keys`, ["byok:read"], READ, "byok", "List BYOK provider keys (redacted)"),
   "byok.create": r(
@@ -86,7 +101,7 @@ export const MANAGEMENT_ROUTES = {
     "key_creation",
     "byok",
     "Add a provider key (validated with the provider first)",
-    { idempotent: true },
+    { ...P, idempotent: true },
   ),
   "byok.get": r("GET", `${W}/byok-keys/:byok_key_id`, ["byok:read"], READ, "byok", "Get a BYOK key (redacted)"),
   "byok.update": r(
@@ -96,8 +111,9 @@ export const MANAGEMENT_ROUTES = {
     WRITE,
     "byok",
     "Change a BYOK key's name, default, disabled flag or tier",
+    P,
   ),
-  "byok.delete": r("DELETE", `${W}/byok-keys/:byok_key_id`, ["byok:write"], WRITE, "byok", "Delete a BYOK key"),
+  "byok.delete": r("DELETE", `${W}/byok-keys/:byok_key_id`, ["byok:write"], WRITE, "byok", "Delete a BYOK key", P),
   "billing.balance": r("GET", `${W}/billing/balance`, ["billing:read"], READ, "billing", "Credit balance"),
   "members.list": r("GET", `${W}/members`, ["members:read"], READ, "members", "List members"),
   "members.create": r("POST", `${W}/members`, ["members:write"], WRITE, "members", "Add a member"),
@@ -106,7 +122,7 @@ export const MANAGEMENT_ROUTES = {
   "invites.list": r("GET", `${W}/invites`, ["members:read"], READ, "invites", "List invites"),
   "invites.create": r("POST", `${W}/invites`, ["members:write"], WRITE, "invites", "Invite someone (the token is returned once)"),
   "invites.delete": r("DELETE", `${W}/invites/:invite_id`, ["members:write"], WRITE, "invites", "Withdraw an invite"),
-  "invites.accept": r("POST", "/v1/invites/accept", [], WRITE, "invites", "Accept an invite with its token", { public: true }),
+  "invites.accept": r("POST", "/v1/invites/accept", [], WRITE, "invites", "Accept an invite with its token", { public: true, ok: 200 }),
   "audit.list": r("GET", `${W}/audit-logs`, ["audit:read"], READ, "audit-logs", "List audit events"),
 } as const satisfies Record<string, RouteSpec>;
 

@@ -116,4 +116,8 @@ export function dateRange(startParam: string | undefined, endParam: string | und
   return { start, end };
 }
 
-export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+export function iso(ms: number): string;
+export function iso(ms: number | null): string | null;
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

@@ -1,9 +1,11 @@
 // API key storage: only the hash and a display prefix of a key are kept.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/key-format";
-import type { Scope } from "../../auth/scopes";
+import { SCOPES, type Scope } from "../../auth/scopes";
+import { Iso, IsoOrNull, listOf, Propagation } from "../response-schemas";
 
 export interface ApiKeyRow {
   id: string;
@@ -128,9 +130,31 @@ export function apiKeyRepo(db: Database) {
 }
 export type ApiKeyRepo = ReturnType<typeof apiKeyRepo>;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+function iso(ms: number): string;
+function iso(ms: number | null): string | null;
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
 
-export const renderApiKey = (k: ApiKeyRow, propagationStatus: "pending" | null = null) => ({
+export const ApiKey = Type.Object({
+  api_key_id: Type.String(),
+  workspace_id: Type.String(),
+  name: Type.String(),
+  key_prefix: Type.String({ description: "the key's first characters, for display" }),
+  scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s)))),
+  playground: Type.Boolean(),
+  created_at: Iso,
+  updated_at: Iso,
+  expires_at: IsoOrNull,
+  last_used_at: IsoOrNull,
+  revoked_at: IsoOrNull,
+  propagation_status: Propagation,
+});
+export const ApiKeyList = listOf("api_keys", ApiKey);
+/** The create response: the full key, shown this once. */
+export const ApiKeyCreated = Type.Composite([ApiKey, Type.Object({ key: Type.String({ description: "the full key, shown once" }) })]);
+
+export const renderApiKey = (k: ApiKeyRow, propagationStatus: "pending" | null = null): Static<typeof ApiKey> => ({
   api_key_id: k.id,
   workspace_id: k.workspaceId,
   name: k.name,

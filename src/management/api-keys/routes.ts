@@ -6,9 +6,9 @@ import { mount } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
 import { check, checkQuery, DateTime, dateTimeMs, oneOf, uuidParam } from "../validate";
-import { renderApiKey } from "./repo";
+import { ApiKey, ApiKeyCreated, ApiKeyList, renderApiKey } from "./repo";
 import { createApiKey, getApiKey, revokeApiKey, updateApiKey } from "./service";
-import { usageReply, UsageQuery } from "../usage/routes";
+import { ApiKeyUsage, usageBody, UsageQuery } from "../usage/routes";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
 const Scopes = Type.Array(oneOf(SCOPES), { minItems: 1, uniqueItems: true, description: "a non-empty list of distinct known scopes" });
@@ -57,7 +57,7 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
       const rows = await m.repos.apiKeys.list(c.workspaceId, q.include_revoked ?? false, q.include_playground ?? false);
       return { status: 200, body: { api_keys: rows.map((r) => renderApiKey(r)), count: rows.length } };
     },
-    { query: ListQuery },
+    { query: ListQuery, response: ApiKeyList },
   );
   mount(
     app,
@@ -76,14 +76,21 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     },
     {
       body: ApiKeyCreateBody,
+      response: ApiKeyCreated,
       description:
         "The response's `key` is the full key, shown this once. A playground key (`playground: true`) is inference-only: `scopes` must be empty, and without `expires_at` it expires after 24 h (config `playground_key_ttl_hours`).",
     },
   );
-  mount(app, m, "apiKeys.get", async (c) => {
-    const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
-    return { status: 200, body: renderApiKey(row) };
-  });
+  mount(
+    app,
+    m,
+    "apiKeys.get",
+    async (c) => {
+      const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      return { status: 200, body: renderApiKey(row) };
+    },
+    { response: ApiKey },
+  );
   mount(
     app,
     m,
@@ -99,7 +106,7 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: renderApiKey(row, out.propagationStatus) };
     },
-    { body: ApiKeyPatchBody, description: WIDER },
+    { body: ApiKeyPatchBody, response: ApiKey, description: WIDER },
   );
   mount(
     app,
@@ -110,7 +117,7 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "deleted");
       return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
     },
-    { description: WIDER },
+    { accepted: ApiKey, description: `${WIDER} A 202 (shared mode) carries the revoked key.` },
   );
   mount(
     app,
@@ -118,9 +125,9 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     "apiKeys.usage",
     async (c) => {
       const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
-      return usageReply(m, c.workspaceId, c.query, row.id);
+      return { status: 200, body: { api_key_id: row.id, ...(await usageBody(m, c.workspaceId, c.query, row.id)) } };
     },
-    { query: UsageQuery },
+    { query: UsageQuery, response: ApiKeyUsage },
   );
   return app;
 }

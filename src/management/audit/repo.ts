@@ -1,9 +1,11 @@
 // The audit log: one row per management write (and per request-detail read), written in the same
 // transaction as the change it describes. `data` holds names, flags and IDs, never a secret.
 import { and, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
 import { AUDIT_TYPES, type AuditType } from "./types";
+import { Iso, pageOf, StringOrNull } from "../response-schemas";
 
 export { AUDIT_TYPES, type AuditType };
 
@@ -54,10 +56,21 @@ export function auditRepo(db: Database) {
 }
 export type AuditRepo = ReturnType<typeof auditRepo>;
 
-export const renderAuditEvent = (e: AuditRow) => ({
+export const AuditEvent = Type.Object({
+  event_id: Type.String(),
+  workspace_id: Type.String(),
+  type: Type.Union(AUDIT_TYPES.map((t) => Type.Literal(t))),
+  actor_api_key_id: StringOrNull,
+  target_id: StringOrNull,
+  created_at: Iso,
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "names, flags and IDs of the change; never a secret" }),
+});
+export const AuditPage = pageOf("events", AuditEvent);
+
+export const renderAuditEvent = (e: AuditRow): Static<typeof AuditEvent> => ({
   event_id: e.id,
   workspace_id: e.workspaceId,
-  type: e.type,
+  type: e.type as AuditType,
   actor_api_key_id: e.actorApiKeyId,
   target_id: e.targetId,
   created_at: new Date(e.createdAt).toISOString(),

@@ -4,7 +4,7 @@ import type { Elysia } from "elysia";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
-import { AUDIT_TYPES, renderAuditEvent } from "./repo";
+import { AUDIT_TYPES, AuditPage, renderAuditEvent } from "./repo";
 
 export const AuditQuery = Type.Object({
   type: Type.Optional(oneOf(AUDIT_TYPES)),
@@ -31,7 +31,7 @@ export function auditRoutes(app: Elysia, m: Management): Elysia {
       });
       return { status: 200, body: { events: rows.map(renderAuditEvent), count: rows.length, total, limit, offset } };
     },
-    { query: AuditQuery },
+    { query: AuditQuery, response: AuditPage },
   );
   return app;
 }

@@ -1,13 +1,23 @@
 // Budget routes. A bad limit, scope, scope_id or period is 422 validation_error (API document §4.3);
 // other malformed input (unknown fields, wrong flag types) is 400 invalid_parameter.
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { BUDGET_PERIODS } from "../../metering/periods";
 import { mount, type Reply } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
 import { check, oneOf, uuidParam } from "../validate";
-import { createBudget, deleteBudget, getBudget, limitToMicro, renderBudget, updateBudget } from "./service";
+import {
+  Budget,
+  BudgetDeleted,
+  BudgetList,
+  createBudget,
+  deleteBudget,
+  getBudget,
+  limitToMicro,
+  renderBudget,
+  updateBudget,
+} from "./service";
 import type { BudgetPatch } from "./repo";
 
 const Usd = Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: "a number of USD greater than 0" });
@@ -39,11 +49,17 @@ const codeFor = (param: string) => (VALIDATION_FIELDS.has(param) ? "validation_e
 
 export function budgetRoutes(app: Elysia, m: Management): Elysia {
   const budgetId = (p: Record<string, string | undefined>) => uuidParam(p.budget_id, "budget_id");
-  mount(app, m, "budgets.list", async (c) => {
-    const rows = await m.repos.budgets.list(c.workspaceId);
-    const budgets = await Promise.all(rows.map((b) => renderBudget(m, b)));
-    return { status: 200, body: { budgets, count: budgets.length } };
-  });
+  mount(
+    app,
+    m,
+    "budgets.list",
+    async (c) => {
+      const rows = await m.repos.budgets.list(c.workspaceId);
+      const budgets = await Promise.all(rows.map((b) => renderBudget(m, b)));
+      return { status: 200, body: { budgets, count: budgets.length } };
+    },
+    { response: BudgetList },
+  );
   mount(
     app,
     m,
@@ -51,7 +67,7 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     async (c) => {
       const b = check(BudgetCreateBody, c.body, { codeFor });
       const out = writeOutcome(m.shared, "created");
-      let reply: Reply | undefined;
+      let reply: Reply<Static<typeof Budget>> | undefined;
       // Rendered and stored for Idempotency-Key in the create's own transaction, so both commit or neither.
       await createBudget(
         m,
@@ -74,14 +90,19 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     },
     {
       body: BudgetCreateBody,
+      response: Budget,
+      errors: ["validation_error", "budget_exists"],
       description:
         "`limit` and `spend` are USD; periods are UTC (weeks start on Monday). 409 budget_exists for a second budget on the same scope and period.",
     },
   );
-  mount(app, m, "budgets.get", async (c) => ({
-    status: 200,
-    body: await renderBudget(m, await getBudget(m, c.workspaceId, budgetId(c.params))),
-  }));
+  mount(
+    app,
+    m,
+    "budgets.get",
+    async (c) => ({ status: 200, body: await renderBudget(m, await getBudget(m, c.workspaceId, budgetId(c.params))) }),
+    { response: Budget },
+  );
   mount(
     app,
     m,
@@ -97,16 +118,22 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
     },
-    { body: BudgetPatchBody },
+    { body: BudgetPatchBody, response: Budget, errors: ["validation_error"] },
   );
-  mount(app, m, "budgets.delete", async (c) => {
-    const id = budgetId(c.params);
-    await deleteBudget(m, c.actorId, c.workspaceId, id);
-    const out = writeOutcome(m.shared, "deleted");
-    return {
-      status: out.status,
-      body: out.status === 204 ? undefined : { budget_id: id, deleted: true, propagation_status: out.propagationStatus },
-    };
-  });
+  mount(
+    app,
+    m,
+    "budgets.delete",
+    async (c) => {
+      const id = budgetId(c.params);
+      await deleteBudget(m, c.actorId, c.workspaceId, id);
+      const out = writeOutcome(m.shared, "deleted");
+      return {
+        status: out.status,
+        body: out.status === 204 ? undefined : { budget_id: id, deleted: true as const, propagation_status: out.propagationStatus },
+      };
+    },
+    { accepted: BudgetDeleted },
+  );
   return app;
 }

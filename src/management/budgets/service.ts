@@ -1,8 +1,10 @@
 // Budgets: one per scope and period; `limit` is USD in the API and integer microdollars in storage.
 // A record's `spend` is its current UTC period's spend, read back from the request records with the
 // same applicability rule the live counters use (metering/budget-spend.ts).
+import { Type, type Static } from "@sinclair/typebox";
 import { ApiError } from "../../http/errors";
-import { periodBounds, type BudgetPeriod } from "../../metering/periods";
+import { BUDGET_PERIODS, periodBounds, type BudgetPeriod } from "../../metering/periods";
+import { Iso, listOf, Propagation, StringOrNull } from "../response-schemas";
 import { newId } from "../../platform/ids";
 import { recordAudit } from "../audit/repo";
 import { isUniqueViolation } from "../db-errors";
@@ -129,7 +131,34 @@ function auditData(b: BudgetRow) {
   };
 }
 
-export async function renderBudget(m: Management, b: BudgetRow, propagation: PropagationStatus = null, now = Date.now()) {
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+export const Budget = Type.Object({
+  budget_id: Type.String(),
+  workspace_id: Type.String(),
+  scope: literals<BudgetScope>(["workspace", "api_key", "byok"]),
+  scope_id: StringOrNull,
+  period: literals(BUDGET_PERIODS),
+  limit: Type.Number({ description: "USD" }),
+  enforce: Type.Boolean(),
+  include_byok: Type.Boolean(),
+  spend: Type.Number({ description: "USD spent in the current period" }),
+  period_start: Iso,
+  period_end: Iso,
+  created_at: Iso,
+  updated_at: Iso,
+  propagation_status: Propagation,
+});
+export const BudgetList = listOf("budgets", Budget);
+/** A delete answered 202 (shared mode); applied at once it is a 204 without a body. */
+export const BudgetDeleted = Type.Object({ budget_id: Type.String(), deleted: Type.Literal(true), propagation_status: Propagation });
+
+export async function renderBudget(
+  m: Management,
+  b: BudgetRow,
+  propagation: PropagationStatus = null,
+  now = Date.now(),
+): Promise<Static<typeof Budget>> {
   const bounds = periodBounds(b.period as BudgetPeriod, now);
   const spend = await m.budgetSpend(b, bounds.start, bounds.end);
   return {

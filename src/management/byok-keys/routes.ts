@@ -7,7 +7,7 @@ import { mount } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome } from "../propagation";
 import { check, uuidParam } from "../validate";
-import { createByokKey, deleteByokKey, getByokKey, renderByokKey, updateByokKey } from "./service";
+import { ByokKey, ByokKeyDeleted, ByokKeyList, createByokKey, deleteByokKey, getByokKey, renderByokKey, updateByokKey } from "./service";
 import type { ByokRow } from "./repo";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
@@ -34,10 +34,16 @@ export const ByokPatchBody = Type.Object(
 
 export function byokRoutes(app: Elysia, m: Management): Elysia {
   const keyId = (p: Record<string, string | undefined>) => uuidParam(p.byok_key_id, "byok_key_id");
-  mount(app, m, "byok.list", async (c) => {
-    const rows = await m.repos.byok.list(c.workspaceId);
-    return { status: 200, body: { byok_keys: rows.map((r) => renderByokKey(r)), count: rows.length } };
-  });
+  mount(
+    app,
+    m,
+    "byok.list",
+    async (c) => {
+      const rows = await m.repos.byok.list(c.workspaceId);
+      return { status: 200, body: { byok_keys: rows.map((r) => renderByokKey(r)), count: rows.length } };
+    },
+    { response: ByokKeyList },
+  );
   mount(
     app,
     m,
@@ -66,10 +72,14 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
     },
     {
       body: ByokCreateBody,
+      response: ByokKey,
+      errors: ["invalid_provider_credentials", "provider_validation_unavailable"],
       description: "The secret is validated with the provider before it is saved, then encrypted at rest and never returned.",
     },
   );
-  mount(app, m, "byok.get", async (c) => ({ status: 200, body: renderByokKey(await getByokKey(m, c.workspaceId, keyId(c.params))) }));
+  mount(app, m, "byok.get", async (c) => ({ status: 200, body: renderByokKey(await getByokKey(m, c.workspaceId, keyId(c.params))) }), {
+    response: ByokKey,
+  });
   mount(
     app,
     m,
@@ -86,13 +96,22 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: renderByokKey(row, out.propagationStatus) };
     },
-    { body: ByokPatchBody },
+    { body: ByokPatchBody, response: ByokKey },
   );
-  mount(app, m, "byok.delete", async (c) => {
-    const id = keyId(c.params);
-    await deleteByokKey(m, c.actorId, c.workspaceId, id);
-    const out = writeOutcome(m.shared, "deleted");
-    return { status: out.status, body: out.status === 204 ? undefined : { id, deleted: true, propagation_status: out.propagationStatus } };
-  });
+  mount(
+    app,
+    m,
+    "byok.delete",
+    async (c) => {
+      const id = keyId(c.params);
+      await deleteByokKey(m, c.actorId, c.workspaceId, id);
+      const out = writeOutcome(m.shared, "deleted");
+      return {
+        status: out.status,
+        body: out.status === 204 ? undefined : { id, deleted: true as const, propagation_status: out.propagationStatus },
+      };
+    },
+    { accepted: ByokKeyDeleted },
+  );
   return app;
 }

@@ -1,6 +1,7 @@
 // BYOK keys (API document §4.3 rules 1-6): the secret is checked with the provider before anything is
 // saved, sealed with AES-256-GCM under the master key, and never rendered, logged or audited; only a
 // masked prefix is kept for display. The hot-path store is refreshed before the answer.
+import { Type, type Static } from "@sinclair/typebox";
 import type { ProviderEntry } from "../../catalog/types";
 import { maskSecret, sealSecret } from "../../crypto/secret-box";
 import { ApiError } from "../../http/errors";
@@ -9,6 +10,7 @@ import { recordAudit } from "../audit/repo";
 import type { Management } from "../module";
 import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
+import { Iso, IsoOrNull, listOf, Propagation, StringOrNull } from "../response-schemas";
 import type { ByokPatch, ByokRow, TierSource, ValidationStatus } from "./repo";
 import { byokAad } from "./store";
 import type { Orm } from "../../platform/db/database";
@@ -192,8 +194,30 @@ export async function deleteByokKey(m: Management, actorId: string | null, works
   await applied(m, workspaceId);
 }
 
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+export const ByokKey = Type.Object({
+  id: Type.String(),
+  workspace_id: Type.String(),
+  provider: Type.String(),
+  name: Type.String(),
+  key_prefix: Type.String({ description: "a masked prefix of the secret, for display" }),
+  is_default: Type.Boolean(),
+  disabled: Type.Boolean(),
+  validation_status: literals<ValidationStatus>(["valid", "pending", "invalid", "error"]),
+  account_tier: StringOrNull,
+  account_tier_source: Type.Union([literals<TierSource>(["auto_detected", "user_specified", "fallback"]), Type.Null()]),
+  last_validated_at: IsoOrNull,
+  created_at: Iso,
+  updated_at: Iso,
+  propagation_status: Propagation,
+});
+export const ByokKeyList = listOf("byok_keys", ByokKey);
+/** A delete answered 202 (shared mode); applied at once it is a 204 without a body. */
+export const ByokKeyDeleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true), propagation_status: Propagation });
+
 /** The redacted metadata of API document §2.12: never the secret, its ciphertext or nonce. */
-export const renderByokKey = (k: ByokRow, propagation: PropagationStatus = null) => ({
+export const renderByokKey = (k: ByokRow, propagation: PropagationStatus = null): Static<typeof ByokKey> => ({
   id: k.id,
   workspace_id: k.workspaceId,
   provider: k.provider,

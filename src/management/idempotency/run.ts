@@ -12,9 +12,9 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
 /** Bounds how long a crashed or hung first request blocks its key. */
 const LOCK_TTL_MS = 120_000;
 
-export interface Reply {
+export interface Reply<B = unknown> {
   status: number;
-  body?: unknown;
+  body?: B;
 }
 
 /** Stores the reply inside the write's own transaction (a write that commits without its record would

@@ -1,7 +1,9 @@
 // Invites: the single-use token is shown once at creation and stored only as its SHA-256.
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database, Orm } from "../../platform/db/database";
-import type { Role } from "../members/repo";
+import { Member, RoleLiteral, type Role } from "../members/repo";
+import { Iso, IsoOrNull, listOf } from "../response-schemas";
 
 export type InviteRow = typeof import("../../platform/db/schema-sqlite").invites.$inferSelect;
 
@@ -27,7 +29,21 @@ export function inviteRepo(db: Database) {
 }
 export type InviteRepo = ReturnType<typeof inviteRepo>;
 
-export const renderInvite = (i: InviteRow) => ({
+export const Invite = Type.Object({
+  invite_id: Type.String(),
+  workspace_id: Type.String(),
+  email: Type.String(),
+  role: RoleLiteral,
+  expires_at: Iso,
+  accepted_at: IsoOrNull,
+  created_at: Iso,
+});
+export const InviteList = listOf("invites", Invite);
+/** The create response: the token, shown this once. */
+export const InviteCreated = Type.Composite([Invite, Type.Object({ token: Type.String({ description: "the invite token, shown once" }) })]);
+export const InviteAccepted = Type.Object({ member: Member, invite: Invite });
+
+export const renderInvite = (i: InviteRow): Static<typeof Invite> => ({
   invite_id: i.id,
   workspace_id: i.workspaceId,
   email: i.email,

@@ -1,6 +1,6 @@
 // Invites: a single-use token, returned once at creation and stored only as its SHA-256, that expires
 // (7 days by default). Accepting it (no API key: the token is the credential) adds the member.
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { newId, randomBase62, sha256Hex } from "../../platform/ids";
@@ -10,7 +10,7 @@ import type { Management } from "../module";
 import { Email, RoleSchema } from "../members/routes";
 import { renderMember, type MemberRow, type Role } from "../members/repo";
 import { check, uuidParam } from "../validate";
-import { renderInvite, type InviteRow } from "./repo";
+import { InviteAccepted, InviteCreated, InviteList, renderInvite, type InviteRow } from "./repo";
 
 const DAY_MS = 86_400_000;
 
@@ -28,20 +28,27 @@ export const InviteAcceptBody = Type.Object(
 );
 
 export function inviteRoutes(app: Elysia, m: Management): Elysia {
-  mount(app, m, "invites.list", async (c) => {
-    const rows = await m.repos.invites.list(c.workspaceId);
-    return { status: 200, body: { invites: rows.map(renderInvite), count: rows.length } };
-  });
+  mount(
+    app,
+    m,
+    "invites.list",
+    async (c) => {
+      const rows = await m.repos.invites.list(c.workspaceId);
+      return { status: 200, body: { invites: rows.map(renderInvite), count: rows.length } };
+    },
+    { response: InviteList },
+  );
   mount(app, m, "invites.create", createInvite(m), {
     body: InviteCreateBody,
+    response: InviteCreated,
     description: "The response's `token` is shown this once; it is stored only as a hash.",
   });
   mount(app, m, "invites.delete", revokeInvite(m));
-  mount(app, m, "invites.accept", acceptInvite(m), { body: InviteAcceptBody });
+  mount(app, m, "invites.accept", acceptInvite(m), { body: InviteAcceptBody, response: InviteAccepted });
   return app;
 }
 
-function createInvite(m: Management): Handler {
+function createInvite(m: Management): Handler<Static<typeof InviteCreated>> {
   return async (c) => {
     const b = check(InviteCreateBody, c.body);
     const token = `inv_${randomBase62(40)}`;
@@ -70,7 +77,7 @@ function createInvite(m: Management): Handler {
   };
 }
 
-function revokeInvite(m: Management): Handler {
+function revokeInvite(m: Management): Handler<never> {
   return async (c) => {
     const id = uuidParam(c.params.invite_id, "invite_id");
     await m.db.tx(async (o) => {
@@ -89,7 +96,7 @@ function revokeInvite(m: Management): Handler {
 }
 
 /** No API key: the token is the credential. Adds the member unless the email already is one. */
-function acceptInvite(m: Management): Handler {
+function acceptInvite(m: Management): Handler<Static<typeof InviteAccepted>> {
   return async (c) => {
     const { token } = check(InviteAcceptBody, c.body);
     const now = Date.now();

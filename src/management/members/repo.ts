@@ -1,7 +1,9 @@
 // Workspace members (email + role). Members are records the workspace keeps; API keys are the
 // credentials, so a member has no login of its own here.
 import { and, asc, count, eq } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database, Orm } from "../../platform/db/database";
+import { Iso, listOf } from "../response-schemas";
 
 export const ROLES = ["owner", "admin", "member", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -46,7 +48,17 @@ export function memberRepo(db: Database) {
 }
 export type MemberRepo = ReturnType<typeof memberRepo>;
 
-export const renderMember = (m: MemberRow) => ({
+export const RoleLiteral = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const Member = Type.Object({
+  member_id: Type.String(),
+  workspace_id: Type.String(),
+  email: Type.String(),
+  role: RoleLiteral,
+  created_at: Iso,
+});
+export const MemberList = listOf("members", Member);
+
+export const renderMember = (m: MemberRow): Static<typeof Member> => ({
   member_id: m.id,
   workspace_id: m.workspaceId,
   email: m.email,

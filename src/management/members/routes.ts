@@ -1,5 +1,5 @@
 // Members: email + role records. The last owner can be neither demoted nor removed.
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../platform/ids";
@@ -8,7 +8,7 @@ import { isUniqueViolation } from "../db-errors";
 import { mount, type Handler } from "../mount";
 import type { Management } from "../module";
 import { check, oneOf, uuidParam } from "../validate";
-import { renderMember, ROLES, type MemberRow } from "./repo";
+import { Member, MemberList, renderMember, ROLES, type MemberRow } from "./repo";
 
 export const Email = Type.String({ pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", maxLength: 254, description: "an email address" });
 export const RoleSchema = oneOf(ROLES);
@@ -27,17 +27,23 @@ async function isLastOwner(m: Management, o: Tx, row: MemberRow): Promise<boolea
 }
 
 export function memberRoutes(app: Elysia, m: Management): Elysia {
-  mount(app, m, "members.list", async (c) => {
-    const rows = await m.repos.members.list(c.workspaceId);
-    return { status: 200, body: { members: rows.map(renderMember), count: rows.length } };
-  });
-  mount(app, m, "members.create", createMember(m), { body: MemberCreateBody });
-  mount(app, m, "members.update", updateMember(m), { body: MemberPatchBody });
+  mount(
+    app,
+    m,
+    "members.list",
+    async (c) => {
+      const rows = await m.repos.members.list(c.workspaceId);
+      return { status: 200, body: { members: rows.map(renderMember), count: rows.length } };
+    },
+    { response: MemberList },
+  );
+  mount(app, m, "members.create", createMember(m), { body: MemberCreateBody, response: Member });
+  mount(app, m, "members.update", updateMember(m), { body: MemberPatchBody, response: Member });
   mount(app, m, "members.delete", deleteMember(m));
   return app;
 }
 
-function createMember(m: Management): Handler {
+function createMember(m: Management): Handler<Static<typeof Member>> {
   return async (c) => {
     const b = check(MemberCreateBody, c.body);
     const row: MemberRow = {
@@ -67,7 +73,7 @@ function createMember(m: Management): Handler {
   };
 }
 
-function updateMember(m: Management): Handler {
+function updateMember(m: Management): Handler<Static<typeof Member>> {
   return async (c) => {
     const id = memberId(c.params);
     const { role } = check(MemberPatchBody, c.body);
@@ -91,7 +97,7 @@ function updateMember(m: Management): Handler {
   };
 }
 
-function deleteMember(m: Management): Handler {
+function deleteMember(m: Management): Handler<never> {
   return async (c) => {
     const id = memberId(c.params);
     await m.db.tx(async (o) => {

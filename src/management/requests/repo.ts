@@ -1,6 +1,8 @@
 // Request records (one row per attempt) for the request list and the request detail.
 import { and, asc, count, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database } from "../../platform/db/database";
+import { Iso, IntOrNull, pageOf, StringOrNull } from "../response-schemas";
 
 export type RequestRow = typeof import("../../platform/db/schema-sqlite").requestRecords.$inferSelect;
 /** A row of the list: every column but the routing decision, which only the detail shows. */
@@ -58,7 +60,38 @@ export type RequestRepo = ReturnType<typeof requestRepo>;
 
 const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
-export const renderRequest = (r: ListedRow) => ({
+export const RequestRecord = Type.Object({
+  request_id: Type.String(),
+  created_at: Iso,
+  endpoint: Type.String(),
+  model: StringOrNull,
+  model_canonical: StringOrNull,
+  provider: StringOrNull,
+  provider_model_id: StringOrNull,
+  api_key_id: StringOrNull,
+  api_key_source: StringOrNull,
+  status_code: Type.Integer(),
+  success: Type.Boolean(),
+  is_final_attempt: Type.Boolean(),
+  attempt: Type.Integer(),
+  latency_ms: Type.Integer(),
+  ttft_ms: IntOrNull,
+  input_tokens: Type.Integer(),
+  output_tokens: Type.Integer(),
+  cached_tokens: Type.Integer(),
+  reasoning_tokens: Type.Integer(),
+  cost_microdollars: Type.Integer(),
+  usage_estimated: Type.Boolean({ description: "tokens and cost are the gateway's estimate, not the provider's report" }),
+  routing_strategy: StringOrNull,
+  error_code: StringOrNull,
+  trace_id: StringOrNull,
+  user_id: StringOrNull,
+  tags: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  custom_fields: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+});
+export const RequestPage = pageOf("requests", RequestRecord);
+
+export const renderRequest = (r: ListedRow): Static<typeof RequestRecord> => ({
   request_id: r.requestId,
   created_at: new Date(r.createdAt).toISOString(),
   endpoint: r.endpoint,
@@ -89,16 +122,24 @@ export const renderRequest = (r: ListedRow) => ({
 });
 
 /** The stored routing decision (routing_metadata's names); null on rows written before it was kept. */
-export interface StoredRoutingDecision {
-  ttft_ms_estimate: number;
-  throughput_tps_estimate: number;
-  exploration: boolean;
-  sticky: boolean;
-  warnings: { type: string; code: string; message: string }[];
-}
+export const StoredRoutingDecision = Type.Object({
+  ttft_ms_estimate: Type.Number({ description: "the route's p50 TTFT estimate, ms" }),
+  throughput_tps_estimate: Type.Number({ description: "the route's p50 throughput estimate, tokens/s" }),
+  exploration: Type.Boolean({ description: "the route led to measure it" }),
+  sticky: Type.Boolean({ description: "the route led because the conversation's prompt cache lives there" }),
+  warnings: Type.Array(Type.Object({ type: Type.String(), code: Type.String(), message: Type.String() })),
+});
+export type StoredRoutingDecision = Static<typeof StoredRoutingDecision>;
+
+export const RequestAttempt = Type.Composite([
+  RequestRecord,
+  Type.Object({ routing_decision: Type.Union([StoredRoutingDecision, Type.Null()]) }),
+]);
+/** The final attempt's fields with every attempt, first to last. */
+export const RequestDetail = Type.Composite([RequestAttempt, Type.Object({ attempts: Type.Array(RequestAttempt) })]);
 
 /** One attempt in a request's detail: the list's fields and the routing decision. */
-export const renderAttempt = (r: RequestRow) => ({
+export const renderAttempt = (r: RequestRow): Static<typeof RequestAttempt> => ({
   ...renderRequest(r),
   routing_decision: parse<StoredRoutingDecision>(r.routingDecision),
 });

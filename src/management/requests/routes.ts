@@ -7,7 +7,7 @@ import { recordAudit } from "../audit/repo";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
-import { renderAttempt, renderRequest } from "./repo";
+import { renderAttempt, renderRequest, RequestDetail, RequestPage } from "./repo";
 
 const Bool = Type.Boolean({ description: "true or false" });
 export const RequestListQuery = Type.Object({
@@ -48,6 +48,7 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
     },
     {
       query: RequestListQuery,
+      response: RequestPage,
       description:
         "Newest first. `total` counts every match; `limit` 1-100, `offset` 0 to 1,000,000,000 (plain digits). A record's `usage_estimated` is true when its tokens and cost are the gateway's estimate (a stream that ended before the provider reported usage: four characters a token), false when they are the provider's own.",
     },
@@ -67,6 +68,7 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
       return { status: 200, body: { ...renderAttempt(final), attempts: attempts.map(renderAttempt) } };
     },
     {
+      response: RequestDetail,
       description:
         "The final attempt's record with `attempts[]` (every attempt, first to last); `usage_estimated` as in the list. Each attempt, and the top level for the final one, carries `routing_decision`: what the router knew when it chose that attempt's route, as `routing_metadata` reported it — `ttft_ms_estimate` and `throughput_tps_estimate` (its p50 estimates), `exploration` and `sticky` (why the route led), and `warnings` (`type`, `code`, `message`: what was dropped from the body). It is null for an attempt no route was planned for and for records stored before the gateway kept it.",
     },

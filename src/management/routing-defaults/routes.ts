@@ -1,6 +1,6 @@
 // Routing defaults: GET the effective values, PATCH any subset (null clears a field), DELETE clears all.
 // The store is updated before the answer, so the next request through this process routes with it.
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { OPTIMIZE_STRATEGIES, PERCENTILES } from "../../routing/types";
@@ -10,6 +10,7 @@ import { mount } from "../mount";
 import type { Management } from "../module";
 import { writeOutcome, type PropagationStatus } from "../propagation";
 import { check, iso, oneOf } from "../validate";
+import { Iso, Propagation } from "../response-schemas";
 import type { RoutingDefaultsPatch } from "./repo";
 
 /** `expected` names the accepted values in error messages; the inner schema's description says what the field means (OpenAPI). */
@@ -63,7 +64,29 @@ export const RoutingDefaultsPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-function render(m: Management, workspaceId: string, propagation: PropagationStatus) {
+const Providers = Type.Array(Type.String());
+/** Every field with its effective value (the built-in default where the workspace set none). */
+export const RoutingDefaults = Type.Object({
+  workspace_id: Type.String(),
+  optimize: oneOf(OPTIMIZE_STRATEGIES),
+  data_policy: oneOf(["none", "no_training", "zdr"] as const),
+  allow_fallbacks: Type.Boolean(),
+  max_fallback_attempts: Type.Integer(),
+  providers: Providers,
+  exclude_providers: Providers,
+  min_throughput_tps: Type.Union([Type.Number(), Type.Null()], { description: "null: no floor" }),
+  ttft_percentile: oneOf(PERCENTILES),
+  throughput_percentile: oneOf(PERCENTILES),
+  min_success_rate: Type.Union([Type.Number(), Type.Null()], { description: "null: no floor" }),
+  prefer: Providers,
+  only_byok: Type.Boolean(),
+  only_platform: Type.Boolean(),
+  require_parameters: Type.Boolean(),
+  updated_at: Type.Union([Iso, Type.Null()], { description: "null while the workspace has set nothing" }),
+  propagation_status: Propagation,
+});
+
+function render(m: Management, workspaceId: string, propagation: PropagationStatus): Static<typeof RoutingDefaults> {
   return {
     workspace_id: workspaceId,
     ...m.routingDefaults.get(workspaceId),
@@ -84,7 +107,7 @@ function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
 }
 
 export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
-  mount(app, m, "routing.get", async (c) => ({ status: 200, body: render(m, c.workspaceId, null) }));
+  mount(app, m, "routing.get", async (c) => ({ status: 200, body: render(m, c.workspaceId, null) }), { response: RoutingDefaults });
   mount(
     app,
     m,
@@ -114,23 +137,33 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
       const out = writeOutcome(m.shared, "updated");
       return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
     },
-    { body: RoutingDefaultsPatchBody, description: "Only the fields present change; null resets a field to its built-in default." },
+    {
+      body: RoutingDefaultsPatchBody,
+      response: RoutingDefaults,
+      description: "Only the fields present change; null resets a field to its built-in default.",
+    },
   );
-  mount(app, m, "routing.delete", async (c) => {
-    await m.db.tx(async (o) => {
-      await m.repos.routingDefaults.clear(o, c.workspaceId);
-      await recordAudit(o, m.db, {
-        workspaceId: c.workspaceId,
-        type: "routing_defaults.deleted",
-        actorApiKeyId: c.actorId,
-        targetId: c.workspaceId,
+  mount(
+    app,
+    m,
+    "routing.delete",
+    async (c) => {
+      await m.db.tx(async (o) => {
+        await m.repos.routingDefaults.clear(o, c.workspaceId);
+        await recordAudit(o, m.db, {
+          workspaceId: c.workspaceId,
+          type: "routing_defaults.deleted",
+          actorApiKeyId: c.actorId,
+          targetId: c.workspaceId,
+        });
       });
-    });
-    m.routingDefaults.apply(c.workspaceId, undefined);
-    m.events.onRoutingDefaultsChanged(c.workspaceId);
-    // docs/contract.md "Management API choices": DELETE answers 200 with the cleared record (202 in shared mode), not 204.
-    const out = writeOutcome(m.shared, "updated");
-    return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
-  });
+      m.routingDefaults.apply(c.workspaceId, undefined);
+      m.events.onRoutingDefaultsChanged(c.workspaceId);
+      // docs/contract.md "Management API choices": DELETE answers 200 with the cleared record (202 in shared mode), not 204.
+      const out = writeOutcome(m.shared, "updated");
+      return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
+    },
+    { response: RoutingDefaults },
+  );
   return app;
 }

@@ -29,7 +29,7 @@ const DESCRIPTION = [
 
 export function seriesRoutes(app: Elysia, m: Management): Elysia {
   const repo = seriesRepo(m.db);
-  const reply = async (workspaceId: string, query: Record<string, string | undefined>): Promise<Reply> => {
+  const reply = async (workspaceId: string, query: Record<string, string | undefined>): Promise<Reply<UsageSeries>> => {
     const q = checkQuery(SeriesQuery, query);
     const interval = q.interval ?? "day";
     const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(Date.now());

@@ -1,7 +1,9 @@
 // Workspace storage. Written once against the Database facade (both dialects).
 import { asc, eq } from "drizzle-orm";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Database, Orm } from "../../platform/db/database";
 import { newId } from "../../platform/ids";
+import { Iso, listOf } from "../response-schemas";
 
 export interface WorkspaceRow {
   id: string;
@@ -45,7 +47,10 @@ export function workspaceRepo(db: Database) {
 }
 export type WorkspaceRepo = ReturnType<typeof workspaceRepo>;
 
-export const renderWorkspace = (w: WorkspaceRow) => ({
+export const Workspace = Type.Object({ workspace_id: Type.String(), name: Type.String(), created_at: Iso, updated_at: Iso });
+export const WorkspaceList = listOf("workspaces", Workspace);
+
+export const renderWorkspace = (w: WorkspaceRow): Static<typeof Workspace> => ({
   workspace_id: w.id,
   name: w.name,
   created_at: new Date(w.createdAt).toISOString(),

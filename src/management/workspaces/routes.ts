@@ -6,7 +6,7 @@ import { recordAudit } from "../audit/repo";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { check } from "../validate";
-import { renderWorkspace } from "./repo";
+import { renderWorkspace, Workspace, WorkspaceList } from "./repo";
 
 export const WorkspacePatch = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" }) },
@@ -19,11 +19,19 @@ export function workspaceRoutes(app: Elysia, m: Management): Elysia {
     if (!ws) throw new ApiError("not_found", "Workspace not found.");
     return ws;
   };
-  mount(app, m, "workspaces.list", async (c) => {
-    const ws = await load(c.workspaceId);
-    return { status: 200, body: { workspaces: [renderWorkspace(ws)], count: 1 } };
+  mount(
+    app,
+    m,
+    "workspaces.list",
+    async (c) => {
+      const ws = await load(c.workspaceId);
+      return { status: 200, body: { workspaces: [renderWorkspace(ws)], count: 1 } };
+    },
+    { response: WorkspaceList },
+  );
+  mount(app, m, "workspaces.get", async (c) => ({ status: 200, body: renderWorkspace(await load(c.workspaceId)) }), {
+    response: Workspace,
   });
-  mount(app, m, "workspaces.get", async (c) => ({ status: 200, body: renderWorkspace(await load(c.workspaceId)) }));
   mount(
     app,
     m,
@@ -44,7 +52,7 @@ export function workspaceRoutes(app: Elysia, m: Management): Elysia {
       });
       return { status: 200, body: renderWorkspace(row) };
     },
-    { body: WorkspacePatch },
+    { body: WorkspacePatch, response: Workspace },
   );
   return app;
 }

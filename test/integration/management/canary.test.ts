@@ -7,6 +7,7 @@ import { testDatabaseKinds } from "../../support/databases";
 import { MANAGEMENT_ROUTES, type RouteId } from "../../../src/management/route-table";
 import { randomBase62 } from "../../../src/platform/ids";
 import { openSession, type Session } from "./harness";
+import { bodyMismatches, documentedBodies } from "./response-check";
 
 const kinds = await testDatabaseKinds();
 const marker = (name: string) => `CANARY${name}${randomBase62(10)}`;
@@ -28,9 +29,14 @@ for (const kind of kinds) {
     /** Marker → response bodies allowed to hold it (the create response that hands it out). */
     const allowed = new Map<string, string>();
     const hit = new Set<RouteId>();
+    /** Routes whose success body was checked against their documented schema, and every departure found. */
+    const checked = new Set<RouteId>();
+    const drift: string[] = [];
     let x: Session;
+    let docs: ReturnType<typeof documentedBodies>;
     beforeAll(async () => {
       x = await openSession(kind, { adminKey, platformKey: `sk-platform-${platformMarker}-0123456789` });
+      docs = documentedBodies(x.s.deps);
     });
     afterAll(async () => {
       await x.stop();
@@ -38,7 +44,12 @@ for (const kind of kinds) {
 
     const call = async (id: RouteId, path: string, opts: Parameters<Session["call"]>[2] = {}) => {
       hit.add(id);
-      return x.call(MANAGEMENT_ROUTES[id].method, path, opts);
+      const res = await x.call(MANAGEMENT_ROUTES[id].method, path, opts);
+      if (res.status >= 200 && res.status < 300) {
+        checked.add(id);
+        drift.push(...bodyMismatches(docs, id, res.status, res.text));
+      }
+      return res;
     };
 
     test("a session over every route, errors included", async () => {
@@ -111,10 +122,24 @@ for (const kind of kinds) {
       await call("budgets.create", w("/budgets"), { body: { scope: "byok", scope_id: byok.misplaced, period: "weekly", limit: 3 } });
       await call("budgets.list", w("/budgets"));
       await call("budgets.get", w(`/budgets/${budget.json.budget_id}`));
+      await call("budgets.update", w(`/budgets/${budget.json.budget_id}`), { body: { limit: 4.5, enforce: false } });
       await call("budgets.update", w(`/budgets/${budget.json.budget_id}`), { body: { limit: -1 } });
       await call("budgets.delete", w(`/budgets/${budget.json.budget_id}`));
 
-      await x.insertRecords([{ requestId: "req_canary", apiKeySource: "byok" }]);
+      // Two attempts: a failed first one no route decision was kept for, then the final one with its decision.
+      const decision = { ttft_ms_estimate: 420, throughput_tps_estimate: 61.5, exploration: false, sticky: true };
+      const warning = { type: "unsupported_parameter", code: "dropped", message: "logit_bias is not supported" };
+      await x.insertRecords([
+        { requestId: "req_canary", apiKeySource: "byok", attempt: 1, isFinalAttempt: false, success: false, statusCode: 503 },
+        {
+          requestId: "req_canary",
+          apiKeySource: "byok",
+          attempt: 2,
+          tags: JSON.stringify(["a"]),
+          customFields: JSON.stringify({ team: "x" }),
+          routingDecision: JSON.stringify({ ...decision, warnings: [warning] }),
+        },
+      ]);
       await call("usage.get", w("/usage?group_by=provider"));
       await call("usage.series", w("/usage/series?interval=hour&group_by=api_key"));
       await call("requests.list", w("/requests?limit=500"));
@@ -122,7 +147,7 @@ for (const kind of kinds) {
       await call("requests.get", w("/requests/req_canary"));
       await call("billing.balance", w("/billing/balance"));
 
-      const member = await call("members.create", w("/members"), { body: { email: "c@example.com", role: "owner" } });
+      const member = await call("members.create", w("/members"), { body: { email: "c@example.com", role: "admin" } });
       await call("members.list", w("/members"));
       await call("members.update", w(`/members/${member.json.member_id}`), { body: { role: "viewer" } });
       await call("members.delete", w(`/members/${member.json.member_id}`));
@@ -137,6 +162,11 @@ for (const kind of kinds) {
       await call("audit.list", w("/audit-logs"));
 
       expect([...hit].sort()).toEqual((Object.keys(MANAGEMENT_ROUTES) as RouteId[]).sort());
+    });
+
+    test("every success body matches its route's documented schema", () => {
+      expect([...checked].sort()).toEqual((Object.keys(MANAGEMENT_ROUTES) as RouteId[]).sort());
+      expect(drift).toEqual([]);
     });
 
     test("no marker appears in any response body, log line, audit row or stored record", async () => {
