@@ -11,10 +11,11 @@ describe("choosing the upstream client", () => {
     sockets.close();
   });
 
-  test("an HTTP proxy in the environment sends everything through fetch, which speaks to proxies", () => {
-    for (const v of ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"]) {
-      expect(createUpstreamClient("sockets", { [v]: "http://proxy.local:3128" }).kind).toBe("fetch");
-    }
+  test("an http:// proxy keeps the socket client; an https:// HTTPS_PROXY goes to fetch", () => {
+    const s = createUpstreamClient("sockets", { proxy: { httpsProxy: "http://proxy.local:3128", httpProxy: "http://proxy.local:3128" } });
+    expect(s.kind).toBe("sockets");
+    s.close();
+    expect(createUpstreamClient("sockets", { proxy: { httpsProxy: "https://proxy.local:3129" } }).kind).toBe("fetch");
   });
 
   test("both clients cancel a request through the gateway's UpstreamAbort (fetch through its signal)", async () => {
