@@ -4,12 +4,12 @@
 // `bench/floor.ts` runs it beside the bare proxy and Switchyard to show what reading each event in
 // JavaScript costs before any gateway work (keys, routing, limits, metering, records).
 // Env: PORT (0 = any), UPSTREAM, CLIENT = fetch | sockets (Switchyard's own HTTP/1.1 client,
-// src/platform/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
+// src/platform/tuning/http1/client.ts), BURN_US = a busy loop of that many µs per request (floor.ts --burn:
 // what a fixed amount of JS per request costs the whole process on each client), RAW=1: each network read
 // of the body is written on as it came, no event read (floor.ts --raw: the floor of any proxy that
 // handles a stream's chunks in JavaScript at all). Prints {"port":N}.
 import { createParser } from "eventsource-parser";
-import { createHttp1Client } from "../src/platform/http1/client";
+import { createHttp1Client } from "../src/platform/tuning/http1/client";
 
 const upstream = process.env.UPSTREAM ?? "http://127.0.0.1:9000";
 const send = process.env.CLIENT === "sockets" ? createHttp1Client().fetch : (url: string, init: RequestInit) => fetch(url, init);

@@ -28,7 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runJson, runStreams, type Target } from "../load";
-import { RUNTIME_SETTINGS } from "../../src/platform/runtime-env";
+import { RUNTIME_SETTINGS } from "../../src/platform/tuning/runtime-env";
 import { parseCallgrind, type CallgrindProfile } from "../callgrind";
 import { jitCode, jitCodeAt, type JitCode } from "../jitdump";
 import { envList, freePort, spawnChild, waitForHttp, waitForOutput, type Child } from "../procs";
@@ -113,7 +113,7 @@ async function start(name: string): Promise<{ child: Child; url: string; gateway
     const port = freePort();
     const root = o.root ?? ROOT;
     const cmd = [...valgrind(name), BUN, join(root, "src/main.ts"), "serve"];
-    // The runtime settings `serve` would re-execute itself for (src/platform/runtime-env.ts) are given up
+    // The runtime settings `serve` would re-execute itself for (src/platform/tuning/runtime-env.ts) are given up
     // front, all of them: a re-execution under valgrind would leave valgrind behind.
     const child = spawnChild(name, cmd, { ...gatewayEnv(g, port, "bench.db"), ...RUNTIME_SETTINGS, ...jit }, { cwd: root });
     const url = `http://127.0.0.1:${port}`;

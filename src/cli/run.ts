@@ -5,7 +5,7 @@ import { createDeps, type Deps } from "../deps";
 import { createApp, VERSION } from "../app";
 import { bootstrap } from "./bootstrap";
 import { UsageError, creditsAdd, keyCreate, workspaceCreate } from "./commands";
-import { startMemoryGovernor } from "../platform/memory-governor";
+import { startMemoryGovernor } from "../platform/tuning/memory-governor";
 import { raceDeadline } from "../platform/deadline";
 
 const HELP = `switchyard ${VERSION} — self-hostable model routing gateway

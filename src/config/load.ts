@@ -32,7 +32,7 @@ export interface Config {
   masterKey?: string;
   logLevel: Env["SWITCHYARD_LOG_LEVEL"];
   trustedProxies: string[];
-  /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/memory-governor.ts); 0: never. */
+  /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/tuning/memory-governor.ts); 0: never. */
   heapLimitMb: number;
   /** How upstream requests are sent: the gateway's own HTTP/1.1 client on Bun sockets (default), or Bun's fetch. */
   upstreamClient: "sockets" | "fetch";

@@ -80,7 +80,7 @@ export interface InferenceDeps {
   records: { enqueue(record: RequestRecord): unknown };
   guards: Guards;
   logger: Logger;
-  /** Sends an upstream request (the client chosen in platform/http1/upstream-fetch.ts). */
+  /** Sends an upstream request (the client chosen in platform/tuning/upstream-client.ts). */
   send: UpstreamSend;
   /** Timeouts and client departures of upstream requests in flight (platform/abort-sweeper.ts). */
   aborts: AbortSweeper;

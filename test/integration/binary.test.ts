@@ -25,7 +25,7 @@ test("the compiled binary starts on an empty data folder, prints an admin key on
   expect(existsSync(join(data, "switchyard.db"))).toBe(true);
 
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-  // It re-executed itself once for its runtime settings (platform/runtime-env.ts): same pid, and
+  // It re-executed itself once for its runtime settings (platform/tuning/runtime-env.ts): same pid, and
   // still named after its executable for ps and pkill.
   expect(readFileSync(`/proc/${server.proc.pid}/environ`, "utf8")).toMatch(/(^|\0)MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000\0/);
   expect(readFileSync(`/proc/${server.proc.pid}/comm`, "utf8").trim()).toBe("switchyard");

@@ -4,7 +4,7 @@
 // handed to the next request: the next request's head must be the first bytes of a connection.
 import { afterEach, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
-import { createHttp1Client, type Http1Client } from "../../src/platform/http1/client";
+import { createHttp1Client, type Http1Client } from "../../src/platform/tuning/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
 import { AbortSweeper } from "../../src/platform/abort-sweeper";
 import { within } from "../support/within";

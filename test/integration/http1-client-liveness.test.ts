@@ -21,7 +21,7 @@ afterAll(() => server.stop(true));
 
 // The child measures its own CPU time across one request that waits WAIT_MS for its answer.
 const CHILD = `
-import { createHttp1Client } from ${JSON.stringify(join(ROOT, "src/platform/http1/client.ts"))};
+import { createHttp1Client } from ${JSON.stringify(join(ROOT, "src/platform/tuning/http1/client.ts"))};
 const client = createHttp1Client();
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 // A first request opens the connection and warms the code up; the second reuses the pooled connection.

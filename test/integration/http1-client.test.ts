@@ -7,7 +7,7 @@ import type { Socket } from "bun";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/http1/client";
+import { createHttp1Client, type Http1Client, type Http1ClientOptions } from "../../src/platform/tuning/http1/client";
 import { UpstreamAbort } from "../../src/platform/upstream-abort";
 import type { BodyTap } from "../../src/platform/upstream-answer";
 import { eventually } from "../support/spawn";

@@ -1,4 +1,4 @@
-// `serve` runs with its runtime settings (src/platform/runtime-env.ts: the allocator's purge interval, Bun's
+// `serve` runs with its runtime settings (src/platform/tuning/runtime-env.ts: the allocator's purge interval, Bun's
 // GC timer off): the process a supervisor started is the one that serves (same pid), and it has the
 // variables in its environment.
 import { afterAll, expect, test } from "bun:test";
@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer, type ServerProcess } from "../support/spawn";
-import { GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/runtime-env";
+import { GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/tuning/runtime-env";
 
 const dir = mkdtempSync(join(tmpdir(), "switchyard-alloc-"));
 const running: ServerProcess[] = [];

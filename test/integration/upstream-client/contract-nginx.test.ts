@@ -2,7 +2,7 @@
 // called as the gateway calls them (UpstreamClient.send, answers read with a tap or as text). nginx and
 // the Node origin behind its streamed paths are started here; https uses a CA made for this run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/tuning/upstream-client";
 import { canRunNginx, startNginx, type Nginx } from "./nginx";
 import { startNodeServer, type NodeServer } from "./node-server";
 import { makeTestCa, type TestCa } from "./tls";

@@ -2,7 +2,7 @@
 // same framing cases as against nginx, plus a body that ends when the server closes, and a server that
 // drops a kept-alive connection between requests. Same cases for both clients, called as the gateway does.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/tuning/upstream-client";
 import { startNodeServer, type NodeServer } from "./node-server";
 import { tapText } from "./read";
 import { UpstreamAbort } from "../../../src/platform/upstream-abort";

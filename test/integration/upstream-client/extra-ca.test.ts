@@ -21,7 +21,7 @@ beforeAll(() => {
 afterAll(() => void server?.stop(true));
 
 const CHILD = `
-import { createUpstreamClient } from ${JSON.stringify(join(ROOT, "src/platform/http1/upstream-fetch.ts"))};
+import { createUpstreamClient } from ${JSON.stringify(join(ROOT, "src/platform/tuning/upstream-client.ts"))};
 const client = createUpstreamClient(process.env.KIND);
 try {
   const a = await client.send(process.env.URL, { method: "GET" });

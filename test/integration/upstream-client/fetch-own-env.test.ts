@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const CHILD = `
-import { createUpstreamClient } from ${JSON.stringify(join(ROOT, "src/platform/http1/upstream-fetch.ts"))};
+import { createUpstreamClient } from ${JSON.stringify(join(ROOT, "src/platform/tuning/upstream-client.ts"))};
 const client = createUpstreamClient(process.env.KIND, process.env.PROXY ? { proxy: { httpProxy: process.env.PROXY } } : {});
 console.log(await (await client.send(process.env.URL, { method: "GET" })).text());
 client.close();

@@ -1,8 +1,8 @@
 // The proxy variables as config reads them (once, lowercase spelling first) and NO_PROXY's matching rules.
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../../src/config/load";
-import { bypasses, parseNoProxy, proxyChooser } from "../../../src/platform/http1/proxy";
-import { createUpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { bypasses, parseNoProxy, proxyChooser } from "../../../src/platform/tuning/http1/proxy";
+import { createUpstreamClient } from "../../../src/platform/tuning/upstream-client";
 
 const load = (env: Record<string, string>) => loadConfig({ DATABASE_URL: "sqlite::memory:", ...env });
 

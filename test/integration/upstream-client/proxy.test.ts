@@ -2,7 +2,7 @@
 // goes through it; http targets go to it in absolute form, https ones through a CONNECT tunnel, and
 // NO_PROXY's hosts straight to nginx (whose access log shows every request that reached it).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { createUpstreamClient, type UpstreamClient } from "../../../src/platform/tuning/upstream-client";
 import { canRunNginx, startNginx, type Nginx } from "./nginx";
 import { startNodeServer, type NodeServer } from "./node-server";
 import { startProxy, type TestProxy } from "./proxy";

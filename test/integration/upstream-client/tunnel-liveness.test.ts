@@ -35,7 +35,7 @@ afterAll(async () => {
 // No client.close(): the process must end on its own with the tunnel idle in the pool.
 const CHILD = `
 import { readFileSync } from "node:fs";
-import { createHttp1Client } from ${JSON.stringify(join(ROOT, "src/platform/http1/client.ts"))};
+import { createHttp1Client } from ${JSON.stringify(join(ROOT, "src/platform/tuning/http1/client.ts"))};
 const client = createHttp1Client({ ca: readFileSync(process.env.CA_FILE, "utf8"), proxy: { httpsProxy: process.env.PROXY } });
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 await (await client.fetch(process.env.URL, { method: "GET" })).text();

@@ -2,7 +2,7 @@
 // is split, the same head, body and end come out; framing (length, chunked, close, none), interim heads,
 // keep-alive and every malformed input it must refuse.
 import { describe, expect, test } from "bun:test";
-import { Http1ParseError, ResponseParser, type ResponseHead } from "../../../src/platform/http1/response-parser";
+import { Http1ParseError, ResponseParser, type ResponseHead } from "../../../src/platform/tuning/http1/response-parser";
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s);

@@ -6,8 +6,8 @@ import { fullGC } from "bun:jsc";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HeapAfterCollections, edenPacer, startMemoryGovernor } from "../../../src/platform/memory-governor";
-import { processCpu, threadCpu } from "../../../src/platform/thread-cpu";
+import { HeapAfterCollections, edenPacer, startMemoryGovernor } from "../../../src/platform/tuning/memory-governor";
+import { processCpu, threadCpu } from "../../../src/platform/tuning/thread-cpu";
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

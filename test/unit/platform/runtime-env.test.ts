@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { runtimeReexec, GC_TIMER_VAR, PURGE_INTERVAL_MS, PURGE_INTERVAL_VAR, type ProcessView } from "../../../src/platform/runtime-env";
+import {
+  runtimeReexec,
+  GC_TIMER_VAR,
+  PURGE_INTERVAL_MS,
+  PURGE_INTERVAL_VAR,
+  type ProcessView,
+} from "../../../src/platform/tuning/runtime-env";
 
 const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   env: { PATH: "/usr/bin", PORT: "8080" },
@@ -10,7 +16,7 @@ const view = (over: Partial<ProcessView> = {}): ProcessView => ({
   ...over,
 });
 
-describe("runtime settings (platform/runtime-env.ts)", () => {
+describe("runtime settings (platform/tuning/runtime-env.ts)", () => {
   test("without the variables, the process is started again from its executable with the arguments as given and the variables added", () => {
     const plan = runtimeReexec(view());
     expect(plan).toEqual({

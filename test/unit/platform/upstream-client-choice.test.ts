@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createUpstreamClient } from "../../../src/platform/http1/upstream-fetch";
+import { createUpstreamClient } from "../../../src/platform/tuning/upstream-client";
 import { UpstreamAbort } from "../../../src/platform/upstream-abort";
 import { eventually } from "../../support/spawn";
 

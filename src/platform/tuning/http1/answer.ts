@@ -1,7 +1,7 @@
 // The socket client's answers (UpstreamAnswer): plain objects over the parsed head, with no native
 // Response or Headers made unless asked for. A body that came whole with its head is kept as bytes; one
 // that streams keeps its pieces pending until a tap (or the Response's reader) takes them.
-import type { BodyTap, UpstreamAnswer } from "../upstream-answer";
+import type { BodyTap, UpstreamAnswer } from "../../upstream-answer";
 import type { ResponseHead } from "./response-parser";
 import { concatAll, respond, type Bytes } from "./response";
 

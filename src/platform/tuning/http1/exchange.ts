@@ -1,7 +1,7 @@
 // What the socket client (client.ts) keeps per request and per connection, and the sink through which a
 // connection's response parser hands what it finds to the request the connection carries now.
-import type { UpstreamAbort } from "../upstream-abort";
-import type { UpstreamAnswer } from "../upstream-answer";
+import type { UpstreamAbort } from "../../upstream-abort";
+import type { UpstreamAnswer } from "../../upstream-answer";
 import type { ResponseHead, ResponseParser, ResponseSink } from "./response-parser";
 import type { Origin } from "./request";
 import type { SocketHolder } from "./socket";

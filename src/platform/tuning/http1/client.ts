@@ -8,7 +8,7 @@
 // on the bench VM (bench notes, JS proxies side by side): per non-streaming request 38 µs with fetch,
 // 30 µs with this client; per 20-chunk stream read chunk by chunk in JS ~650 µs against ~540 µs. The
 // gateway reads every stream chunk in JS (translation, usage), so it pays this on every stream. The
-// price is memory, paid back by pacing young collections: see upstream-fetch.ts.
+// price is memory, paid back by pacing young collections: see ../upstream-client.ts.
 //
 // Scope: http and https origins, request bodies given as strings or bytes, responses framed by length,
 // chunked coding or close, with gzip/deflate/br/zstd bodies decoded. Requests go without
@@ -17,7 +17,7 @@
 // http requests go in absolute form and https ones through a CONNECT tunnel. This file runs the exchanges over
 // the pool; what an exchange and a connection hold is exchange.ts's, and the socket itself (opening, the
 // TLS handshake, partial writes) is socket.ts's.
-import { UpstreamAbort } from "../upstream-abort";
+import { UpstreamAbort } from "../../upstream-abort";
 import { Http1ParseError, ResponseParser } from "./response-parser";
 import { requestHead, originOf, type Origin } from "./request";
 import { IdlePool } from "./idle-pool";
@@ -26,7 +26,7 @@ import { openSocket, writeRequest } from "./socket";
 import { concatAll, keepAliveTimeout, needsDecoding, respond } from "./response";
 import { answerFor, StreamedAnswer, WholeAnswer } from "./answer";
 import { ConnSink, letGo, newExchange, type Conn, type Exchange } from "./exchange";
-import { answerOf, type UpstreamAnswer, type UpstreamSend } from "../upstream-answer";
+import { answerOf, type UpstreamAnswer, type UpstreamSend } from "../../upstream-answer";
 
 /**
  * fetch's shape; `abort`, when given, replaces `init.signal` as the request's cancel switch (a callback,

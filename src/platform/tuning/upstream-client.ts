@@ -12,9 +12,9 @@
 // exchanges (`afterExchange`, edenPacer in memory-governor.ts; EDEN_EVERY in deps.ts says why 250), and its
 // default allowance is 3 MB above the live heap (memory-governor.ts says why not 8): peak under 128
 // streams ~89–94 MB in most runs, under the 100 MB the gateway promises.
-import { createHttp1Client } from "./client";
-import { originOf } from "./request";
-import { proxyChooser, type ProxyFor, type ProxySettings } from "./proxy";
+import { createHttp1Client } from "./http1/client";
+import { originOf } from "./http1/request";
+import { proxyChooser, type ProxyFor, type ProxySettings } from "./http1/proxy";
 import { answerOf, type UpstreamSend } from "../upstream-answer";
 
 export interface UpstreamClient {

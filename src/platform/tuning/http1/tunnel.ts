@@ -18,7 +18,7 @@ export function openTunnel<T>(
   reject: (err: unknown) => void,
 ): void {
   // TLS to the origin inside TLS to the proxy: Bun's upgradeTLS on a TLS socket returns nothing and never
-  // handshakes (tried on 1.4.5), so an https:// proxy for https origins is fetch's (upstream-fetch.ts).
+  // handshakes (tried on 1.4.5), so an https:// proxy for https origins is fetch's (../upstream-client.ts).
   if (proxy.tls) return reject(new TypeError("the socket client reaches https origins through http:// proxies only"));
   const authority = origin.hostname.includes(":") ? `[${origin.hostname}]:${origin.port}` : `${origin.hostname}:${origin.port}`;
   const auth = proxy.authorization ? `proxy-authorization: ${proxy.authorization}\r\n` : "";
