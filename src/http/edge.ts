@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { ApiError, errorResponse } from "./errors";
 import { requestIdFrom } from "../platform/ids";
-import { pointerToParam } from "./param-path";
+import { plainWording, schemaApiError } from "./schema-error";
 import { refuseNulParams } from "./body";
 import type { Logger } from "../platform/logger";
 import { traceIdOf } from "../observability/tracing/trace-tag";
@@ -26,9 +26,7 @@ interface ValidationLike {
 /** Renders Elysia's own validation failures as our 400 invalid_parameter. */
 function validationError(error: ValidationLike): ApiError {
   const first = error.valueError ?? error.all?.[0];
-  const param = first?.path ? pointerToParam(first.path) : null;
-  const what = first?.message ?? "Invalid value";
-  return new ApiError("invalid_parameter", param ? `Invalid '${param}': ${what}.` : `${what}.`, { param });
+  return schemaApiError({ path: first?.path ?? "", message: first?.message ?? "Invalid value" }, plainWording);
 }
 
 export type ErrorRenderer = (err: ApiError, request: Request, requestId: string) => Response | undefined;

@@ -16,6 +16,7 @@ import { parseJsonBody, readBody, readJsonBody } from "./body";
 import type { EdgeSteps } from "./edge";
 import type { PeerAddress, RateCheck } from "./rate-limit";
 import { withHeaders } from "./reply-headers";
+import { plainWording, schemaApiError } from "./schema-error";
 
 /** What a route's handler sets besides its body: response headers (Elysia's `set`, the same shape). */
 export interface ReplySet {
@@ -74,7 +75,9 @@ function serveRoute({ path, handle, check, admission }: HotRoute, steps: EdgeSte
       }
       if (authed instanceof Promise) await authed;
       const body = parseJsonBody(await readBody(request, admission.maxBodyBytes));
-      if (check && !check.Check(body)) throw new HotFailure("VALIDATION", { valueError: check.Errors(body).First() });
+      // Worded as Elysia's own validation of the same schema (edge.ts), which app.handle runs.
+      if (check && !check.Check(body))
+        throw schemaApiError(check.Errors(body).First() ?? { path: "", message: "Invalid value" }, plainWording);
       if (!limitFirst) {
         // The memory limiter answers synchronously: no await (and its resumption) for it.
         const checked = limit(request, path, peer);
@@ -84,7 +87,7 @@ function serveRoute({ path, handle, check, admission }: HotRoute, steps: EdgeSte
       const out = await handle(request, body, set);
       res = typeof out === "string" ? withHeaders(new Response(out), set.headers) : out;
     } catch (err) {
-      res = err instanceof HotFailure ? steps.failure(err.code, err.detail, request, path) : steps.failure(undefined, err, request, path);
+      res = steps.failure(undefined, err, request, path);
       // As Elysia merges `set` into an error response: the rate-limit headers reach the client on errors too.
       for (const [k, v] of Object.entries(set.headers)) if (!res.headers.has(k)) res.headers.set(k, String(v));
     }
@@ -100,14 +103,6 @@ async function takeLimit(limit: RateCheck, request: Request, path: string, peer:
 
 function addressReader(server: Parameters<BunRoute>[1]): PeerAddress {
   return (r) => server.requestIP(r)?.address ?? "unknown";
-}
-
-/** A failure named the way Elysia names its own (VALIDATION), so the edge renders it alike. */
-class HotFailure {
-  constructor(
-    readonly code: "VALIDATION",
-    readonly detail: unknown,
-  ) {}
 }
 
 /**

@@ -3,9 +3,9 @@
 // and `param` always names the field path (docs/contract.md "Upstreams, errors and timeouts"). Messages never echo the offending value: it
 // may be a secret.
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
-import { Value, type ValueError } from "@sinclair/typebox/value";
+import { Value } from "@sinclair/typebox/value";
 import { ApiError, type ErrorCode } from "../http/errors";
-import { pointerToParam } from "../http/param-path";
+import { schemaApiError, type SchemaFailure, type Wording } from "../http/schema-error";
 
 /** A closed set of string values whose description lists them (it ends up in error messages and docs). */
 export function oneOf<T extends string>(values: readonly T[], description = `one of ${values.join(", ")}`): TUnion<TLiteral<T>[]> {
@@ -15,10 +15,10 @@ export function oneOf<T extends string>(values: readonly T[], description = `one
   );
 }
 
-function describe(e: ValueError): string {
+function describe(e: SchemaFailure): string {
   if (e.message === "Expected required property") return "is required";
   if (e.message === "Unexpected property") return "is not a known field";
-  const d = (e.schema as { description?: unknown }).description;
+  const d = (e.schema as { description?: unknown } | undefined)?.description;
   return typeof d === "string" ? `expected ${d}` : e.message.replace(/^Expected/, "expected");
 }
 
@@ -29,13 +29,18 @@ export interface ParseOptions {
   what?: string;
 }
 
+/** "Invalid 'limit': expected an integer from 1 to 100."; the value as a whole: "The query must be a JSON object." */
+const wording =
+  (what: string): Wording =>
+  (param, f) =>
+    param ? `Invalid '${param}': ${describe(f)}.` : `${what} must be a JSON object.`;
+
 export function check<T extends TSchema>(schema: T, value: unknown, opts: ParseOptions = {}): Static<T> {
   const first = Value.Errors(schema, value).First();
   if (!first) return value as Static<T>;
-  const param = pointerToParam(first.path);
-  if (!param) throw new ApiError("invalid_parameter", `${opts.what ?? "The request body"} must be a JSON object.`);
-  const code = opts.codeFor?.(param) ?? "invalid_parameter";
-  throw new ApiError(code, `Invalid '${param}': ${describe(first)}.`, { param });
+  // The value as a whole is always invalid_parameter; a field's code may depend on the field.
+  const code = (param: string): ErrorCode => (param ? (opts.codeFor?.(param) ?? "invalid_parameter") : "invalid_parameter");
+  throw schemaApiError(first, wording(opts.what ?? "The request body"), code);
 }
 
 /** Query strings: numbers and booleans are converted first ("5" → 5, "true" → true), then checked. */

@@ -5,8 +5,9 @@
 // `tools[0].name`), not just `tools[0]`.
 import type { TSchema } from "@sinclair/typebox";
 import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
-import { ApiError } from "../../http/errors";
+import type { ApiError } from "../../http/errors";
 import { pointerToParam } from "../../http/param-path";
+import { fieldApiError } from "../../http/schema-error";
 
 export interface FieldError {
   /** Dotted path with indexes, e.g. `input[2].content`; "" for the body itself. */
@@ -92,5 +93,5 @@ export function firstFieldError(schema: TSchema, value: unknown): FieldError | n
 
 /** A request validation failure as our error, rendered by either interface's edge. */
 export function validationApiError(error: FieldError): ApiError {
-  return new ApiError("invalid_parameter", error.message, { param: error.param || null });
+  return fieldApiError(error.param, error.message);
 }
