@@ -26,20 +26,13 @@ import { createManagement, type Management } from "./management/module";
 import { loadMasterKey } from "./platform/master-key";
 import { publishingEvents } from "./management/invalidation";
 import type { SharedMode } from "./shared-mode";
-import { createUpstreamClient, type UpstreamClient } from "./platform/tuning/upstream-client";
-import { edenPacer } from "./platform/tuning/memory-governor";
+import type { UpstreamClient } from "./platform/tuning/upstream-client";
+import { createTuning, type Tuning } from "./platform/tuning/tuning";
 import { MemoryResponseRouteMemory, type ResponseRouteMemory } from "./inference/responses/route-memory";
 import { MemoryStickyStore, type StickyStore } from "./inference/sticky/store";
 import { ResponseStore } from "./inference/responses/store/store";
 import { tracingSettings } from "./observability/tracing/settings";
 import { GatewayMetrics } from "./observability/metrics/gateway-metrics";
-
-// The socket client's paced young collections (edenPacer): one per 250 streamed exchanges. It was 100
-// when a stream left ~40 KB of garbage; since plain chunks pass through unparsed (upstream-events.ts) a
-// stream leaves less, and an eden at 100 cost more than it saved: side by side (bench/ab.ts --together,
-// 2026-11-28) 250 took 0.94x the CPU per stream at 128 streams and 0.95x at 32, none at all 0.93x / 0.94x,
-// while the bench's peak under 128 streams was 94.9 and 95.4 MB at 250 and 102.7 MB with none (91-95 at 100).
-const EDEN_EVERY = 250;
 
 export interface Deps {
   config: Config;
@@ -64,6 +57,8 @@ export interface Deps {
   shared?: SharedMode;
   /** The control plane: repositories, the routing-defaults and BYOK stores the hot path reads. */
   management: Management;
+  /** What runs only for speed or memory (platform/tuning/tuning.ts): the upstream client, the memory governor (`serve` starts it). */
+  tuning: Tuning;
   /** Set while draining on shutdown: /readyz answers 503. */
   state: { shuttingDown: boolean; startedAt: number };
   /** Loads the in-memory state (stores, balances, budget spend) and starts the background refreshers; after migrations. */
@@ -213,12 +208,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   connectManagement(management, budgets, shared, logger);
   const metrics = new GatewayMetrics({ catalog, health, records, workspaceLabel: config.metrics.workspaceLabel });
   const limiter: RateLimiter = metrics.countingLimiter(shared?.limiter ?? new MemoryRateLimiter(limits));
-  // With the memory governor on, the socket client paces young collections (edenPacer: why there).
-  const pacer = config.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
-  const upstream = createUpstreamClient(config.upstreamClient, {
-    ...(config.upstreamProxy ? { proxy: config.upstreamProxy } : {}),
-    ...(pacer ? { afterExchange: pacer } : {}),
-  });
+  const tuning = createTuning(config, logger);
+  const upstream = tuning.upstream;
   const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
   const { enabled, ttlMs, maxBytes } = config.responsesStore;
@@ -261,6 +252,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     ...(responseStore ? { responseStore } : {}),
     ...(shared ? { shared } : {}),
     management,
+    tuning,
     state: { shuttingDown: false, startedAt: Date.now() },
     async start() {
       await Promise.all([management.start(), credits.load(), budgets.load(), shared?.start()]);
@@ -277,7 +269,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
       const [drained, kept] = await Promise.all([records.drain(10_000), responseStore?.drain(10_000)]);
       if (!drained.complete) logger.error("shutdown: request records not written", { remaining: drained.remaining });
       if (kept === false) logger.error("shutdown: stored responses not written", { remaining: responseStore!.queued() });
-      upstream.close();
+      tuning.stop();
       await tracing?.shutdown();
       await shared?.close();
       await db.close();

@@ -5,7 +5,6 @@ import { createDeps, type Deps } from "../deps";
 import { createApp, VERSION } from "../app";
 import { bootstrap } from "./bootstrap";
 import { UsageError, creditsAdd, keyCreate, workspaceCreate } from "./commands";
-import { startMemoryGovernor } from "../platform/tuning/memory-governor";
 import { raceDeadline } from "../platform/deadline";
 
 const HELP = `switchyard ${VERSION} — self-hostable model routing gateway
@@ -33,7 +32,7 @@ function print(value: unknown, json: boolean): void {
 async function serve(deps: Deps, migrate: boolean): Promise<void> {
   const boot = await bootstrap(deps, { migrate });
   await deps.start();
-  const governor = deps.config.heapLimitMb > 0 ? startMemoryGovernor(deps.config.heapLimitMb) : null;
+  deps.tuning.start();
   const app = createApp(deps);
   app.listen({ port: deps.config.port, hostname: deps.config.host, idleTimeout: 0 });
   const port = app.server?.port;
@@ -56,8 +55,8 @@ async function serve(deps: Deps, migrate: boolean): Promise<void> {
     const timedOut = graceful ? await raceDeadline([graceful], 10_000) : false;
     if (timedOut) await app.server?.stop(true);
     await deps.close();
-    governor?.stop();
-    deps.logger.info("stopped", { forced: timedOut, ...(governor ? { gc: governor.stats() } : {}) });
+    const gc = deps.tuning.stats();
+    deps.logger.info("stopped", { forced: timedOut, ...(gc ? { gc } : {}) });
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -32,6 +32,10 @@ export interface Config {
   masterKey?: string;
   logLevel: Env["SWITCHYARD_LOG_LEVEL"];
   trustedProxies: string[];
+  /** `off`: plain Bun, none of the speed or memory tuning (platform/tuning/tuning.ts); the two knobs below are then 0 and fetch. */
+  tuning: "on" | "off";
+  /** The tuning knobs set explicitly that `tuning: "off"` overrides (logged once at start); empty otherwise. */
+  tuningIgnored: readonly string[];
   /** `serve` runs a full collection when the JS heap passes its live size by this many MB (platform/tuning/memory-governor.ts); 0: never. */
   heapLimitMb: number;
   /** How upstream requests are sent: the gateway's own HTTP/1.1 client on Bun sockets (default), or Bun's fetch. */
@@ -63,6 +67,7 @@ const DEFAULTS: Record<string, string> = {
   DATABASE_URL: "sqlite:./data/switchyard.db",
   REDIS_PREFIX: "switchyard:",
   SWITCHYARD_LOG_LEVEL: "info",
+  SWITCHYARD_TUNING: "on",
   SWITCHYARD_HEAP_LIMIT_MB: "3",
   SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
@@ -75,6 +80,19 @@ const DEFAULT_RESPONSE_ROUTE_TTL_HOURS = 720;
 const DEFAULT_STORE_MAX_BYTES = 4 * 1024 * 1024;
 
 const ENV_KEYS = Object.keys(EnvSchema.properties) as (keyof Env)[];
+
+/** The knobs of single tuning pieces, which SWITCHYARD_TUNING=off overrides. */
+const TUNING_KNOBS = ["SWITCHYARD_HEAP_LIMIT_MB", "SWITCHYARD_UPSTREAM_CLIENT"] as const;
+
+/**
+ * SWITCHYARD_TUNING alone, for the entry's re-execution before the rest of the configuration is read
+ * (src/main.ts); undefined for a value loadConfig refuses.
+ */
+export function tuningSwitch(env: Record<string, string | undefined>, envFlags: Record<string, string> = {}): "on" | "off" | undefined {
+  const v = envFlags.SWITCHYARD_TUNING ?? env.SWITCHYARD_TUNING;
+  if (!v) return "on";
+  return v === "on" || v === "off" ? v : undefined;
+}
 
 const PROXY_KEYS = new Set<string>(["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]);
 
@@ -145,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     }
   }
   const e = raw as unknown as Env;
+  const plain = e.SWITCHYARD_TUNING === "off";
   if (e.SWITCHYARD_MASTER_KEY && !decodeMasterKey(e.SWITCHYARD_MASTER_KEY)) {
     throw new ConfigError("SWITCHYARD_MASTER_KEY must be 32 bytes, base64 or hex, got (hidden)");
   }
@@ -172,8 +191,10 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     masterKey: e.SWITCHYARD_MASTER_KEY,
     logLevel: e.SWITCHYARD_LOG_LEVEL,
     trustedProxies: trusted,
-    heapLimitMb: e.SWITCHYARD_HEAP_LIMIT_MB,
-    upstreamClient: e.SWITCHYARD_UPSTREAM_CLIENT,
+    tuning: plain ? "off" : "on",
+    tuningIgnored: Object.freeze(plain ? TUNING_KNOBS.filter((k) => (envFlags[k] ?? env[k] ?? "") !== "") : []),
+    heapLimitMb: plain ? 0 : e.SWITCHYARD_HEAP_LIMIT_MB,
+    upstreamClient: plain ? "fetch" : e.SWITCHYARD_UPSTREAM_CLIENT,
     ...(e.HTTPS_PROXY || e.HTTP_PROXY
       ? {
           upstreamProxy: Object.freeze({

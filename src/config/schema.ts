@@ -29,6 +29,9 @@ export const EnvSchema = Type.Object({
   SWITCHYARD_METRICS_PUBLIC: Type.Optional(
     Type.Union([Type.Literal("0"), Type.Literal("1")], { description: "1 (GET /metrics needs no key) or 0" }),
   ),
+  SWITCHYARD_TUNING: Type.Union([Type.Literal("on"), Type.Literal("off")], {
+    description: "'on' (the speed and memory tuning, docs/tuning.md) or 'off' (plain Bun)",
+  }),
   SWITCHYARD_HEAP_LIMIT_MB: Type.Integer({
     minimum: 0,
     description: "an integer number of MB of garbage allowed above the live heap (0 turns the memory governor off)",

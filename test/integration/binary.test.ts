@@ -19,7 +19,7 @@ test("the compiled binary starts on an empty data folder, prints an admin key on
 
   // Run from an unrelated folder so nothing from the repo (migrations, catalog) can be read from disk.
   const data = join(dir, "data");
-  server = await spawnServer({ DATABASE_URL: `sqlite:${data}/switchyard.db` }, [out]);
+  server = await spawnServer({ SWITCHYARD_TUNING: "on", DATABASE_URL: `sqlite:${data}/switchyard.db` }, [out]);
   const key = /\b(ak_[A-Za-z0-9]{32,})\b/.exec(server.output())?.[1];
   expect(key).toBeDefined();
   expect(existsSync(join(data, "switchyard.db"))).toBe(true);

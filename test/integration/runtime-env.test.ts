@@ -1,6 +1,6 @@
 // `serve` runs with its runtime settings (src/platform/tuning/runtime-env.ts: the allocator's purge interval, Bun's
 // GC timer off): the process a supervisor started is the one that serves (same pid), and it has the
-// variables in its environment.
+// variables in its environment. Each test asks for tuning on, whatever SWITCHYARD_TUNING the suite runs with.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +29,7 @@ function environOf(pid: number): Record<string, string> {
 test.if(process.platform === "linux")(
   "serve started without the runtime variables serves from the same process with mimalloc's hole sweeps at most once a second and Bun's GC timer off",
   async () => {
-    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/a.db` });
+    const s = await spawnServer({ SWITCHYARD_TUNING: "on", DATABASE_URL: `sqlite:${dir}/a.db` });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("1000");
     expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("1");
@@ -42,7 +42,12 @@ test.if(process.platform === "linux")(
 test.if(process.platform === "linux")(
   "an operator's own values are kept as given",
   async () => {
-    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/b.db`, [PURGE_INTERVAL_VAR]: "250", [GC_TIMER_VAR]: "0" });
+    const s = await spawnServer({
+      SWITCHYARD_TUNING: "on",
+      DATABASE_URL: `sqlite:${dir}/b.db`,
+      [PURGE_INTERVAL_VAR]: "250",
+      [GC_TIMER_VAR]: "0",
+    });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("250");
     expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("0");
@@ -56,7 +61,7 @@ test.if(process.platform === "linux")(
   async () => {
     // The shell puts the byte 0xFF into the environment; JavaScript strings cannot carry it.
     const cmd = ["sh", "-c", `BYTE=$(printf '\\377') exec "$0" "$@"`, process.execPath, MAIN];
-    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/c.db` }, cmd);
+    const s = await spawnServer({ SWITCHYARD_TUNING: "on", DATABASE_URL: `sqlite:${dir}/c.db` }, cmd);
     running.push(s);
     expect(readFileSync(`/proc/${s.proc.pid}/environ`).includes(Buffer.from("BYTE=\xff", "latin1"))).toBe(true);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBeUndefined();

@@ -51,6 +51,8 @@ export async function startServer(opts: StartOptions = {}): Promise<InProcessSer
     SWITCHYARD_ADMIN_KEY: adminKey,
     SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
     SWITCHYARD_LOG_LEVEL: "debug",
+    // `SWITCHYARD_TUNING=off npm test` runs the suite on plain Bun; a test that needs a tuning piece sets it in opts.env.
+    ...(process.env.SWITCHYARD_TUNING ? { SWITCHYARD_TUNING: process.env.SWITCHYARD_TUNING } : {}),
     ...opts.env,
   };
   // Tests send bursts no client would; rate limits are generous unless a test sets its own.

@@ -4,6 +4,12 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dir, "..", "..");
 export const MAIN = join(ROOT, "src", "main.ts");
 
+/** The environment every child starts with; SWITCHYARD_TUNING passes through (`SWITCHYARD_TUNING=off npm test`: plain Bun). */
+function baseEnv(): Record<string, string> {
+  const tuning = process.env.SWITCHYARD_TUNING;
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...(tuning ? { SWITCHYARD_TUNING: tuning } : {}) };
+}
+
 export interface Ran {
   code: number;
   stdout: string;
@@ -13,7 +19,7 @@ export interface Ran {
 /** Runs a CLI command to completion. `cmd` defaults to `bun src/main.ts`. */
 export async function runCli(args: string[], env: Record<string, string>, cmd: string[] = [process.execPath, MAIN]): Promise<Ran> {
   const p = Bun.spawn([...cmd, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    env: { ...baseEnv(), ...env },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",
@@ -36,7 +42,7 @@ export async function spawnServer(
   deadlineMs = 20_000,
 ): Promise<ServerProcess> {
   const proc = Bun.spawn([...cmd, "serve"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { ...baseEnv(), PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",

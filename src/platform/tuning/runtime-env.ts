@@ -67,10 +67,11 @@ export function runtimeReexec({ env, platform, execPath, cmdline, checkEnviron }
 }
 
 /**
- * Re-executes the process with the runtime settings when it lacks one; returns only when it does not
- * (settings present, not Linux, or execve refused): the server then runs with the defaults.
+ * Re-executes the process with the runtime settings when it lacks one and `tuned()` (asked only then, so
+ * that a start with the settings present reads no configuration) says tuning is on; returns only when it
+ * does not (settings present, tuning off, not Linux, or execve refused): the server then runs without them.
  */
-export function ensureRuntimeSettings(): void {
+export async function ensureRuntimeSettings(tuned: () => Promise<boolean>): Promise<void> {
   const plan = runtimeReexec({
     env: process.env,
     platform: process.platform,
@@ -78,7 +79,7 @@ export function ensureRuntimeSettings(): void {
     cmdline: () => strictUtf8.decode(readFileSync("/proc/self/cmdline")),
     checkEnviron: () => void strictUtf8.decode(readFileSync("/proc/self/environ")),
   });
-  if (plan === null || typeof process.execve !== "function") return;
+  if (plan === null || typeof process.execve !== "function" || !(await tuned())) return;
   try {
     process.execve(plan.file, plan.args, plan.env);
   } catch {
