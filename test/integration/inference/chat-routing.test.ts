@@ -9,7 +9,7 @@ for (const client of ["fetch", "sockets"] as const) {
     beforeAll(async () => {
       g = await startGateway({
         config: { circuit: { failure_threshold: 3, cooldown_ms: 300 } },
-        env: { SWITCHYARD_UPSTREAM_CLIENT: client },
+        env: { SWITCHYARD_TUNING: "on", SWITCHYARD_UPSTREAM_CLIENT: client },
       });
     });
     afterAll(() => g.stop());

@@ -8,7 +8,7 @@ for (const client of ["fetch", "sockets"] as const) {
   describe(`with the ${client} upstream client`, () => {
     let g: TestGateway;
     beforeAll(async () => {
-      g = await startGateway({ env: { SWITCHYARD_UPSTREAM_CLIENT: client } });
+      g = await startGateway({ env: { SWITCHYARD_TUNING: "on", SWITCHYARD_UPSTREAM_CLIENT: client } });
       g.s.deps.inference.keepAliveMs = 100;
     });
     afterAll(() => g.stop());

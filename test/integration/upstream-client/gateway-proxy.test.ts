@@ -16,8 +16,10 @@ afterAll(() => proxy?.stop());
 
 describe.each(KINDS)("the gateway's upstream requests with SWITCHYARD_UPSTREAM_CLIENT=%s", (kind) => {
   test("go through HTTP_PROXY, in absolute form", async () => {
-    const g = await startGateway({ env: { SWITCHYARD_UPSTREAM_CLIENT: kind, http_proxy: proxy.url } });
+    const g = await startGateway({ env: { SWITCHYARD_TUNING: "on", SWITCHYARD_UPSTREAM_CLIENT: kind, http_proxy: proxy.url } });
     try {
+      // Asked for explicitly (SWITCHYARD_TUNING=on), so the suite run with tuning off still tests the socket client here.
+      expect(g.s.deps.tuning.upstream.kind).toBe(kind);
       const before = proxy.seen.length;
       const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify(chat) });
       expect(r.status).toBe(200);
@@ -30,7 +32,9 @@ describe.each(KINDS)("the gateway's upstream requests with SWITCHYARD_UPSTREAM_C
   });
 
   test("go straight to a host NO_PROXY names", async () => {
-    const g = await startGateway({ env: { SWITCHYARD_UPSTREAM_CLIENT: kind, HTTP_PROXY: proxy.url, NO_PROXY: "localhost,127.0.0.1" } });
+    const g = await startGateway({
+      env: { SWITCHYARD_TUNING: "on", SWITCHYARD_UPSTREAM_CLIENT: kind, HTTP_PROXY: proxy.url, NO_PROXY: "localhost,127.0.0.1" },
+    });
     try {
       const before = proxy.seen.length;
       const r = await g.s.fetch("/v1/chat/completions", { method: "POST", body: JSON.stringify(chat) });
