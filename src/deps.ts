@@ -25,6 +25,8 @@ import type { RateLimiter } from "./limits/limiter";
 import { createManagement, type Management } from "./management/module";
 import { loadMasterKey } from "./platform/master-key";
 import { publishingEvents } from "./management/invalidation";
+import { noEvents, type ManagementEvents } from "./management/events";
+import { createManagementStores } from "./management/stores";
 import type { SharedMode } from "./shared-mode";
 import type { UpstreamClient } from "./platform/tuning/upstream-client";
 import { createTuning, type Tuning } from "./platform/tuning/tuning";
@@ -85,19 +87,16 @@ function healthStore(config: Config): HealthStore {
 }
 
 /** Management writes reach the budget counters at once and, in shared mode, every other instance. */
-function connectManagement(management: Management, budgets: BudgetCounters, shared: SharedMode | undefined, logger: Logger): void {
-  management.events = {
-    ...management.events,
+function managementEvents(budgets: BudgetCounters, shared: SharedMode | undefined, logger: Logger): ManagementEvents {
+  const local: ManagementEvents = {
+    ...noEvents,
     // Never let a failed counter update become an unhandled rejection (which would end the process).
     onBudgetChanged: (change) =>
       void Promise.resolve(
         change.kind === "deleted" ? budgets.removeBudget(change.budget.id) : budgets.upsertBudget(budgetFromRow(change.budget)),
       ).catch((err: unknown) => logger.error("budget counters not updated; they reload from the database", { error: String(err) })),
   };
-  if (shared) {
-    management.events = publishingEvents(management.events, shared.bus);
-    management.idempotencyLock = shared.idempotencyLock;
-  }
+  return shared ? publishingEvents(local, shared.bus) : local;
 }
 
 /** Credit balances in memory, and the write-behind record queue whose batches carry their debits. */
@@ -175,16 +174,8 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const db = await openDatabase(config.databaseUrl);
   const repos = { workspaces: workspaceRepo(db), apiKeys: apiKeyRepo(db) };
   const keys = new ApiKeyCache(repos.apiKeys);
-  const management = createManagement({
-    db,
-    logger,
-    shared: config.redisUrl !== undefined,
-    keys,
-    repos,
-    catalog: () => catalog,
-    masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger),
-    playgroundKeyTtlMs: config.file.playground_key_ttl_hours === undefined ? undefined : config.file.playground_key_ttl_hours * 3_600_000,
-  });
+  // The hot-path stores first: shared mode's invalidation subscriber refreshes them.
+  const stores = createManagementStores({ db, logger, masterKey: () => loadMasterKey(config.masterKey, config.dataDir, logger) });
   const health = healthStore(config);
   const { credits, records } = metering(db, logger);
   const limits = resolveLimits(config.file.limits);
@@ -198,14 +189,26 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
         limits,
         keys,
         apiKeys: repos.apiKeys,
-        management,
+        management: stores,
         responseRouteTtlMs: config.responseRouteTtlMs,
         stickyTtlMs: config.routing.stickyTtlMs,
         health,
       })
     : undefined;
   const budgets: BudgetCounters = shared?.budgets ?? new MemoryBudgetCounters(db);
-  connectManagement(management, budgets, shared, logger);
+  // Management is wired once, after what its writes reach (the budget counters, shared mode's bus and lock).
+  const management = createManagement({
+    db,
+    logger,
+    shared: shared !== undefined,
+    keys,
+    repos,
+    stores,
+    catalog: () => catalog,
+    events: managementEvents(budgets, shared, logger),
+    ...(shared ? { idempotencyLock: shared.idempotencyLock } : {}),
+    playgroundKeyTtlMs: config.file.playground_key_ttl_hours === undefined ? undefined : config.file.playground_key_ttl_hours * 3_600_000,
+  });
   const metrics = new GatewayMetrics({ catalog, health, records, workspaceLabel: config.metrics.workspaceLabel });
   const limiter: RateLimiter = metrics.countingLimiter(shared?.limiter ?? new MemoryRateLimiter(limits));
   const tuning = createTuning(config, logger);

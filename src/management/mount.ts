@@ -6,12 +6,22 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { authenticate, assertOwnWorkspace, authenticateCached, type AuthContext } from "../http/auth";
 import { ApiError, ERROR_TABLE, type ErrorCode } from "../http/errors";
 import { parseJsonBody, readBody } from "../http/body";
-import type { Management } from "./module";
+import type { ApiKeyCache } from "../auth/key-cache";
+import type { Logger } from "../platform/logger";
+import type { IdempotencyLock } from "./idempotency/lock";
+import type { IdempotencyStore } from "./idempotency/store";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
 import { withIdempotency, type Reply, type SaveReply } from "./idempotency/run";
 import { ErrorEnvelope } from "./response-schemas";
 
 export type { Reply } from "./idempotency/run";
+
+/** What mounting a route needs: the key check, the log, and Idempotency-Key's records and lock. */
+export interface Mounting {
+  keys: ApiKeyCache;
+  logger: Logger;
+  idempotency: { store: IdempotencyStore; lock: IdempotencyLock };
+}
 
 export interface Call {
   /** Null only on public rows of the table (invite acceptance). */
@@ -117,7 +127,7 @@ const PUBLIC = new Set(
  * refused before the body is read; the body is counted up to `maxBodyBytes` as it arrives (413 past
  * it); a parse failure waits for the handler, which answers it after the key check.
  */
-export function managementBodyParser(m: Management, maxBodyBytes: number) {
+export function managementBodyParser(m: Pick<Mounting, "keys">, maxBodyBytes: number) {
   return async ({ request, route }: { request: Request; route: string }): Promise<unknown> => {
     // Elysia replaces an error thrown here by its own parse error: failures are returned for the handler.
     try {
@@ -133,7 +143,7 @@ export function managementBodyParser(m: Management, maxBodyBytes: number) {
 /** `doc.response` (and `doc.accepted`) type the handler's reply, so a body that drifts from its schema does not compile. */
 export function mount<S extends TSchema = TSchema, A extends TSchema = S>(
   app: Elysia,
-  m: Management,
+  m: Mounting,
   id: RouteId,
   handler: Handler<Static<S> | Static<A>>,
   doc: RouteDoc<S, A> = {},
@@ -168,7 +178,7 @@ export function mount<S extends TSchema = TSchema, A extends TSchema = S>(
       try {
         reply = spec.idempotent
           ? await withIdempotency(
-              { store: m.repos.idempotency, lock: m.idempotencyLock },
+              m.idempotency,
               { workspaceId, route: id, key: request.headers.get("idempotency-key"), body },
               (saveReply) => handler({ ...call, saveReply }),
             )

@@ -1,5 +1,5 @@
-// The management API as one Elysia plugin: every row of route-table.ts, mounted by feature. Starting
-// the plugin starts the in-memory stores' refresh (the app is built after migrations have run).
+// The management API as one Elysia plugin: every row of route-table.ts, mounted by feature. Converted
+// features get only what they call (module.ts `features`); the others still take the whole bag.
 import { Elysia } from "elysia";
 import type { Management } from "./module";
 import { managementBodyParser } from "./mount";
@@ -17,25 +17,22 @@ import type { RoutingHealthSource } from "./routing-health/render";
 import { usageRoutes } from "./usage/routes";
 import { workspaceRoutes } from "./workspaces/routes";
 
-const FEATURES = [
-  workspaceRoutes,
-  routingDefaultsRoutes,
-  usageRoutes,
-  requestRoutes,
-  budgetRoutes,
-  apiKeyRoutes,
-  byokRoutes,
-  billingRoutes,
-  memberRoutes,
-  inviteRoutes,
-  auditRoutes,
-];
-
 /** `health`: the router's health store, for GET /v1/routing/health (the one route reading live routing state). */
 export function managementRoutes(m: Management, maxBodyBytes: number, health: RoutingHealthSource): Elysia {
   // Every route of the plugin reads its body through this one parser (mount.ts: the key check comes first).
-  const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes));
-  for (const feature of FEATURES) feature(app as unknown as Elysia, m);
-  routingHealthRoutes(app as unknown as Elysia, m, health);
-  return app as unknown as Elysia;
+  const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes)) as unknown as Elysia;
+  const f = m.features;
+  workspaceRoutes(app, m, f.workspaces);
+  routingDefaultsRoutes(app, m);
+  usageRoutes(app, m);
+  requestRoutes(app, m, f.requests);
+  budgetRoutes(app, m);
+  apiKeyRoutes(app, m);
+  byokRoutes(app, m);
+  billingRoutes(app, m, f.billing);
+  memberRoutes(app, m, f.members);
+  inviteRoutes(app, m, f.invites);
+  auditRoutes(app, m, f.audit);
+  routingHealthRoutes(app, m, { catalog: m.catalog, health, now: Date.now });
+  return app;
 }

@@ -31,6 +31,16 @@ export async function recordAudit(o: Orm, db: Database, ev: AuditInput): Promise
   });
 }
 
+/** Writes one audit row inside the caller's transaction: what every feature that changes something receives. */
+export type AuditWriter = (o: Orm, ev: AuditInput) => Promise<void>;
+export const auditWriter =
+  (db: Database): AuditWriter =>
+  (o, ev) =>
+    recordAudit(o, db, ev);
+
+/** Runs a function in one transaction (Database.tx): handed to features instead of the database. */
+export type Transact = <T>(fn: (o: Orm) => Promise<T>) => Promise<T>;
+
 export interface AuditFilter {
   type?: string;
   start?: number;

@@ -1,10 +1,9 @@
 // The audit log, newest first, filtered by type and date range.
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import { mount, type Mounting } from "../mount";
 import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
-import { AUDIT_TYPES, AuditPage, renderAuditEvent } from "./repo";
+import { AUDIT_TYPES, AuditPage, renderAuditEvent, type AuditRepo } from "./repo";
 
 export const AuditQuery = Type.Object({
   type: Type.Optional(oneOf(AUDIT_TYPES)),
@@ -14,7 +13,7 @@ export const AuditQuery = Type.Object({
   offset: Type.Optional(Offset),
 });
 
-export function auditRoutes(app: Elysia, m: Management): Elysia {
+export function auditRoutes(app: Elysia, m: Mounting, d: { audit: AuditRepo }): Elysia {
   mount(
     app,
     m,
@@ -23,7 +22,7 @@ export function auditRoutes(app: Elysia, m: Management): Elysia {
       const q = checkQuery(AuditQuery, c.query);
       const limit = q.limit ?? 100;
       const offset = q.offset ?? 0;
-      const { rows, total } = await m.repos.audit.list(c.workspaceId, {
+      const { rows, total } = await d.audit.list(c.workspaceId, {
         type: q.type,
         ...dateRange(q.start_date, q.end_date),
         limit,

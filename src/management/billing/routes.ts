@@ -3,8 +3,9 @@
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { eq, max, sql } from "drizzle-orm";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import type { Database } from "../../platform/db/database";
+import { mount, type Mounting } from "../mount";
+import type { WorkspaceRepo } from "../workspaces/repo";
 
 export const Balance = Type.Object({
   workspace_id: Type.String(),
@@ -13,19 +14,26 @@ export const Balance = Type.Object({
   updated_at: Type.String({ format: "date-time", description: "the last ledger entry, or the workspace's creation" }),
 });
 
-export function billingRoutes(app: Elysia, m: Management): Elysia {
+/** What the balance route reads: the credit ledger, the workspace (its creation time) and the clock. */
+export interface BillingFeature {
+  db: Database;
+  workspaces: WorkspaceRepo;
+  now: () => number;
+}
+
+export function billingRoutes(app: Elysia, m: Mounting, d: BillingFeature): Elysia {
   mount(
     app,
     m,
     "billing.balance",
     async (c) => {
-      const t = m.db.t.creditLedger;
-      const rows = await m.db.orm
+      const t = d.db.t.creditLedger;
+      const rows = await d.db.orm
         .select({ sum: sql<string | number | null>`sum(${t.amountMicrodollars})`, last: max(t.createdAt) })
         .from(t)
         .where(eq(t.workspaceId, c.workspaceId));
       const last = rows[0]?.last;
-      const ws = last == null ? await m.repos.workspaces.get(c.workspaceId) : undefined;
+      const ws = last == null ? await d.workspaces.get(c.workspaceId) : undefined;
       return {
         status: 200,
         body: {
@@ -33,7 +41,7 @@ export function billingRoutes(app: Elysia, m: Management): Elysia {
           balance_microdollars: Number(rows[0]?.sum ?? 0),
           currency: "USD" as const,
           // The last ledger entry; a workspace that never had one reports its creation time.
-          updated_at: new Date(Number(last ?? ws?.createdAt ?? Date.now())).toISOString(),
+          updated_at: new Date(Number(last ?? ws?.createdAt ?? d.now())).toISOString(),
         },
       };
     },

@@ -4,13 +4,12 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { newId, randomBase62, sha256Hex } from "../../platform/ids";
-import { recordAudit } from "../audit/repo";
-import { mount, type Handler } from "../mount";
-import type { Management } from "../module";
+import type { AuditWriter, Transact } from "../audit/repo";
+import { mount, type Handler, type Mounting } from "../mount";
 import { Email, RoleSchema } from "../members/routes";
-import { renderMember, type MemberRow, type Role } from "../members/repo";
+import { renderMember, type MemberRepo, type MemberRow, type Role } from "../members/repo";
 import { check, uuidParam } from "../validate";
-import { InviteAccepted, InviteCreated, InviteList, renderInvite, type InviteRow } from "./repo";
+import { InviteAccepted, InviteCreated, InviteList, renderInvite, type InviteRepo, type InviteRow } from "./repo";
 
 const DAY_MS = 86_400_000;
 
@@ -27,32 +26,41 @@ export const InviteAcceptBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function inviteRoutes(app: Elysia, m: Management): Elysia {
+/** What the invite routes call: invites, and members (accepting one adds the member). */
+export interface InviteFeature {
+  invites: InviteRepo;
+  members: MemberRepo;
+  tx: Transact;
+  audit: AuditWriter;
+  now: () => number;
+}
+
+export function inviteRoutes(app: Elysia, m: Mounting, d: InviteFeature): Elysia {
   mount(
     app,
     m,
     "invites.list",
     async (c) => {
-      const rows = await m.repos.invites.list(c.workspaceId);
+      const rows = await d.invites.list(c.workspaceId);
       return { status: 200, body: { invites: rows.map(renderInvite), count: rows.length } };
     },
     { response: InviteList },
   );
-  mount(app, m, "invites.create", createInvite(m), {
+  mount(app, m, "invites.create", createInvite(d), {
     body: InviteCreateBody,
     response: InviteCreated,
     description: "The response's `token` is shown this once; it is stored only as a hash.",
   });
-  mount(app, m, "invites.delete", revokeInvite(m));
-  mount(app, m, "invites.accept", acceptInvite(m), { body: InviteAcceptBody, response: InviteAccepted });
+  mount(app, m, "invites.delete", revokeInvite(d));
+  mount(app, m, "invites.accept", acceptInvite(d), { body: InviteAcceptBody, response: InviteAccepted });
   return app;
 }
 
-function createInvite(m: Management): Handler<Static<typeof InviteCreated>> {
+function createInvite(d: InviteFeature): Handler<Static<typeof InviteCreated>> {
   return async (c) => {
     const b = check(InviteCreateBody, c.body);
     const token = `inv_${randomBase62(40)}`;
-    const now = Date.now();
+    const now = d.now();
     const row: InviteRow = {
       id: newId(),
       workspaceId: c.workspaceId,
@@ -63,9 +71,9 @@ function createInvite(m: Management): Handler<Static<typeof InviteCreated>> {
       acceptedAt: null,
       createdAt: now,
     };
-    await m.db.tx(async (o) => {
-      await m.repos.invites.insert(o, row);
-      await recordAudit(o, m.db, {
+    await d.tx(async (o) => {
+      await d.invites.insert(o, row);
+      await d.audit(o, {
         workspaceId: c.workspaceId,
         type: "invite.created",
         actorApiKeyId: c.actorId,
@@ -77,13 +85,13 @@ function createInvite(m: Management): Handler<Static<typeof InviteCreated>> {
   };
 }
 
-function revokeInvite(m: Management): Handler<never> {
+function revokeInvite(d: InviteFeature): Handler<never> {
   return async (c) => {
     const id = uuidParam(c.params.invite_id, "invite_id");
-    await m.db.tx(async (o) => {
-      const removed = await m.repos.invites.remove(o, c.workspaceId, id);
+    await d.tx(async (o) => {
+      const removed = await d.invites.remove(o, c.workspaceId, id);
       if (!removed) throw new ApiError("not_found", "Invite not found.");
-      await recordAudit(o, m.db, {
+      await d.audit(o, {
         workspaceId: c.workspaceId,
         type: "invite.revoked",
         actorApiKeyId: c.actorId,
@@ -96,20 +104,20 @@ function revokeInvite(m: Management): Handler<never> {
 }
 
 /** No API key: the token is the credential. Adds the member unless the email already is one. */
-function acceptInvite(m: Management): Handler<Static<typeof InviteAccepted>> {
+function acceptInvite(d: InviteFeature): Handler<Static<typeof InviteAccepted>> {
   return async (c) => {
     const { token } = check(InviteAcceptBody, c.body);
-    const now = Date.now();
-    const result = await m.db.tx(async (o) => {
-      const invite = await m.repos.invites.accept(o, sha256Hex(token), now);
+    const now = d.now();
+    const result = await d.tx(async (o) => {
+      const invite = await d.invites.accept(o, sha256Hex(token), now);
       // Throwing rolls the acceptance back, so an expired invite stays unaccepted.
       if (!invite || invite.expiresAt <= now) throw new ApiError("not_found", "Invite not found, already used, or expired.");
       const ws = invite.workspaceId;
-      let member = await m.repos.members.byEmail(o, ws, invite.email);
+      let member = await d.members.byEmail(o, ws, invite.email);
       if (!member) {
         member = { id: newId(), workspaceId: ws, email: invite.email, role: invite.role as Role, createdAt: now } satisfies MemberRow;
-        await m.repos.members.insert(o, member);
-        await recordAudit(o, m.db, {
+        await d.members.insert(o, member);
+        await d.audit(o, {
           workspaceId: ws,
           type: "member.added",
           actorApiKeyId: null,
@@ -117,7 +125,7 @@ function acceptInvite(m: Management): Handler<Static<typeof InviteAccepted>> {
           data: { email: member.email, role: member.role, via_invite: invite.id },
         });
       }
-      await recordAudit(o, m.db, {
+      await d.audit(o, {
         workspaceId: ws,
         type: "invite.accepted",
         actorApiKeyId: null,

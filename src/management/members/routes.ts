@@ -3,12 +3,11 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../platform/ids";
-import { recordAudit } from "../audit/repo";
+import type { AuditWriter, Transact } from "../audit/repo";
 import { isUniqueViolation } from "../db-errors";
-import { mount, type Handler } from "../mount";
-import type { Management } from "../module";
+import { mount, type Handler, type Mounting } from "../mount";
 import { check, oneOf, uuidParam } from "../validate";
-import { Member, MemberList, renderMember, ROLES, type MemberRow } from "./repo";
+import { Member, MemberList, renderMember, ROLES, type MemberRepo, type MemberRow } from "./repo";
 
 export const Email = Type.String({ pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", maxLength: 254, description: "an email address" });
 export const RoleSchema = oneOf(ROLES);
@@ -18,32 +17,40 @@ export const MemberPatchBody = Type.Object({ role: RoleSchema }, { additionalPro
 
 const duplicate = () => new ApiError("invalid_parameter", "Invalid 'email': already a member of this workspace.", { param: "email" });
 
-type Tx = Parameters<Parameters<Management["db"]["tx"]>[0]>[0];
+/** What the member routes call. */
+export interface MemberFeature {
+  members: MemberRepo;
+  tx: Transact;
+  audit: AuditWriter;
+  now: () => number;
+}
+
+type Tx = Parameters<Parameters<Transact>[0]>[0];
 
 const memberId = (p: Record<string, string | undefined>) => uuidParam(p.member_id, "member_id");
 
-async function isLastOwner(m: Management, o: Tx, row: MemberRow): Promise<boolean> {
-  return row.role === "owner" && (await m.repos.members.owners(o, row.workspaceId)) <= 1;
+async function isLastOwner(d: MemberFeature, o: Tx, row: MemberRow): Promise<boolean> {
+  return row.role === "owner" && (await d.members.owners(o, row.workspaceId)) <= 1;
 }
 
-export function memberRoutes(app: Elysia, m: Management): Elysia {
+export function memberRoutes(app: Elysia, m: Mounting, d: MemberFeature): Elysia {
   mount(
     app,
     m,
     "members.list",
     async (c) => {
-      const rows = await m.repos.members.list(c.workspaceId);
+      const rows = await d.members.list(c.workspaceId);
       return { status: 200, body: { members: rows.map(renderMember), count: rows.length } };
     },
     { response: MemberList },
   );
-  mount(app, m, "members.create", createMember(m), { body: MemberCreateBody, response: Member });
-  mount(app, m, "members.update", updateMember(m), { body: MemberPatchBody, response: Member });
-  mount(app, m, "members.delete", deleteMember(m));
+  mount(app, m, "members.create", createMember(d), { body: MemberCreateBody, response: Member });
+  mount(app, m, "members.update", updateMember(d), { body: MemberPatchBody, response: Member });
+  mount(app, m, "members.delete", deleteMember(d));
   return app;
 }
 
-function createMember(m: Management): Handler<Static<typeof Member>> {
+function createMember(d: MemberFeature): Handler<Static<typeof Member>> {
   return async (c) => {
     const b = check(MemberCreateBody, c.body);
     const row: MemberRow = {
@@ -51,13 +58,13 @@ function createMember(m: Management): Handler<Static<typeof Member>> {
       workspaceId: c.workspaceId,
       email: b.email.toLowerCase(),
       role: b.role ?? "member",
-      createdAt: Date.now(),
+      createdAt: d.now(),
     };
     try {
-      await m.db.tx(async (o) => {
-        if (await m.repos.members.byEmail(o, c.workspaceId, row.email)) throw duplicate();
-        await m.repos.members.insert(o, row);
-        await recordAudit(o, m.db, {
+      await d.tx(async (o) => {
+        if (await d.members.byEmail(o, c.workspaceId, row.email)) throw duplicate();
+        await d.members.insert(o, row);
+        await d.audit(o, {
           workspaceId: c.workspaceId,
           type: "member.added",
           actorApiKeyId: c.actorId,
@@ -73,18 +80,18 @@ function createMember(m: Management): Handler<Static<typeof Member>> {
   };
 }
 
-function updateMember(m: Management): Handler<Static<typeof Member>> {
+function updateMember(d: MemberFeature): Handler<Static<typeof Member>> {
   return async (c) => {
     const id = memberId(c.params);
     const { role } = check(MemberPatchBody, c.body);
-    const row = await m.db.tx(async (o) => {
-      const current = await m.repos.members.get(c.workspaceId, id);
+    const row = await d.tx(async (o) => {
+      const current = await d.members.get(c.workspaceId, id);
       if (!current) throw new ApiError("not_found", "Member not found.");
-      if (role !== "owner" && (await isLastOwner(m, o, current))) {
+      if (role !== "owner" && (await isLastOwner(d, o, current))) {
         throw new ApiError("invalid_parameter", "Invalid 'role': the workspace's last owner cannot be demoted.", { param: "role" });
       }
-      const updated = await m.repos.members.setRole(o, c.workspaceId, id, role);
-      await recordAudit(o, m.db, {
+      const updated = await d.members.setRole(o, c.workspaceId, id, role);
+      await d.audit(o, {
         workspaceId: c.workspaceId,
         type: "member.updated",
         actorApiKeyId: c.actorId,
@@ -97,19 +104,19 @@ function updateMember(m: Management): Handler<Static<typeof Member>> {
   };
 }
 
-function deleteMember(m: Management): Handler<never> {
+function deleteMember(d: MemberFeature): Handler<never> {
   return async (c) => {
     const id = memberId(c.params);
-    await m.db.tx(async (o) => {
-      const current = await m.repos.members.get(c.workspaceId, id);
+    await d.tx(async (o) => {
+      const current = await d.members.get(c.workspaceId, id);
       if (!current) throw new ApiError("not_found", "Member not found.");
-      if (await isLastOwner(m, o, current)) {
+      if (await isLastOwner(d, o, current)) {
         throw new ApiError("invalid_parameter", "Invalid 'member_id': the workspace's last owner cannot be removed.", {
           param: "member_id",
         });
       }
-      await m.repos.members.remove(o, c.workspaceId, id);
-      await recordAudit(o, m.db, {
+      await d.members.remove(o, c.workspaceId, id);
+      await d.audit(o, {
         workspaceId: c.workspaceId,
         type: "member.removed",
         actorApiKeyId: c.actorId,

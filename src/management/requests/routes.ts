@@ -3,11 +3,10 @@
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
-import { recordAudit } from "../audit/repo";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import type { AuditWriter, Transact } from "../audit/repo";
+import { mount, type Mounting } from "../mount";
 import { checkQuery, DateParam, dateRange, Limit, Offset, oneOf } from "../validate";
-import { renderAttempt, renderRequest, RequestDetail, RequestPage } from "./repo";
+import { renderAttempt, renderRequest, RequestDetail, RequestPage, type RequestRepo } from "./repo";
 
 const Bool = Type.Boolean({ description: "true or false" });
 export const RequestListQuery = Type.Object({
@@ -23,7 +22,14 @@ export const RequestListQuery = Type.Object({
   offset: Type.Optional(Offset),
 });
 
-export function requestRoutes(app: Elysia, m: Management): Elysia {
+/** What the request routes call: the records, and the audit row a detail read writes. */
+export interface RequestFeature {
+  requests: RequestRepo;
+  tx: Transact;
+  audit: AuditWriter;
+}
+
+export function requestRoutes(app: Elysia, m: Mounting, d: RequestFeature): Elysia {
   mount(
     app,
     m,
@@ -33,7 +39,7 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
       const range = dateRange(q.start_date, q.end_date);
       const limit = q.limit ?? 100;
       const offset = q.offset ?? 0;
-      const { rows, total } = await m.repos.requests.list(c.workspaceId, {
+      const { rows, total } = await d.requests.list(c.workspaceId, {
         ...range,
         model: q.model,
         provider: q.provider,
@@ -59,11 +65,11 @@ export function requestRoutes(app: Elysia, m: Management): Elysia {
     "requests.get",
     async (c) => {
       const requestId = c.params.request_id ?? "";
-      const attempts = await m.repos.requests.attempts(c.workspaceId, requestId);
+      const attempts = await d.requests.attempts(c.workspaceId, requestId);
       if (attempts.length === 0) throw new ApiError("not_found", "Request not found.");
       const final = attempts.find((a) => a.isFinalAttempt) ?? attempts[attempts.length - 1]!;
-      await m.db.tx((o) =>
-        recordAudit(o, m.db, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
+      await d.tx((o) =>
+        d.audit(o, { workspaceId: c.workspaceId, type: "request.detail.read", actorApiKeyId: c.actorId, targetId: requestId }),
       );
       return { status: 200, body: { ...renderAttempt(final), attempts: attempts.map(renderAttempt) } };
     },

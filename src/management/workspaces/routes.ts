@@ -2,20 +2,26 @@
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
-import { recordAudit } from "../audit/repo";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import type { AuditWriter, Transact } from "../audit/repo";
+import { mount, type Mounting } from "../mount";
 import { check } from "../validate";
-import { renderWorkspace, Workspace, WorkspaceList } from "./repo";
+import { renderWorkspace, Workspace, WorkspaceList, type WorkspaceRepo } from "./repo";
 
 export const WorkspacePatch = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" }) },
   { additionalProperties: false },
 );
 
-export function workspaceRoutes(app: Elysia, m: Management): Elysia {
+/** What the workspace routes call. */
+export interface WorkspaceFeature {
+  workspaces: WorkspaceRepo;
+  tx: Transact;
+  audit: AuditWriter;
+}
+
+export function workspaceRoutes(app: Elysia, m: Mounting, d: WorkspaceFeature): Elysia {
   const load = async (id: string) => {
-    const ws = await m.repos.workspaces.get(id);
+    const ws = await d.workspaces.get(id);
     if (!ws) throw new ApiError("not_found", "Workspace not found.");
     return ws;
   };
@@ -39,9 +45,9 @@ export function workspaceRoutes(app: Elysia, m: Management): Elysia {
     async (c) => {
       const { name } = check(WorkspacePatch, c.body);
       await load(c.workspaceId);
-      const row = await m.db.tx(async (o) => {
-        const updated = await m.repos.workspaces.rename(c.workspaceId, name, o);
-        await recordAudit(o, m.db, {
+      const row = await d.tx(async (o) => {
+        const updated = await d.workspaces.rename(c.workspaceId, name, o);
+        await d.audit(o, {
           workspaceId: c.workspaceId,
           type: "workspace.updated",
           actorApiKeyId: c.actorId,

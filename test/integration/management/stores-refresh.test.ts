@@ -9,6 +9,7 @@ import { ApiKeyCache } from "../../../src/auth/key-cache";
 import { apiKeyRepo } from "../../../src/management/api-keys/repo";
 import { workspaceRepo } from "../../../src/management/workspaces/repo";
 import { createManagement, type Management } from "../../../src/management/module";
+import { createManagementStores } from "../../../src/management/stores";
 import { byokAad } from "../../../src/management/byok-keys/store";
 import { sealSecret } from "../../../src/crypto/secret-box";
 import { newId } from "../../../src/platform/ids";
@@ -47,8 +48,7 @@ for (const kind of kinds) {
         keys: new ApiKeyCache(repos.apiKeys),
         repos,
         catalog: () => ({ providers: new Map() }) as unknown as Catalog,
-        masterKey: () => master,
-        refreshMs: 50,
+        stores: createManagementStores({ db, logger: createLogger("error"), masterKey: () => master, refreshMs: 50 }),
       });
       await m.start();
     });
