@@ -59,6 +59,7 @@ export function createManagement(o: ManagementOptions) {
   const tx: Transact = (fn) => o.db.tx(fn);
   const audit = auditWriter(o.db);
   const now = o.now ?? Date.now;
+  const events = o.events ?? noEvents;
   return {
     db: o.db,
     logger: o.logger,
@@ -69,7 +70,7 @@ export function createManagement(o: ManagementOptions) {
     catalog: o.catalog,
     validateCredential: o.validateCredential ?? validateWithAdapter,
     validationTimeoutMs: o.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
-    events: o.events ?? noEvents,
+    events,
     idempotency,
     playgroundKeyTtlMs: o.playgroundKeyTtlMs ?? DEFAULT_PLAYGROUND_KEY_TTL_MS,
     /** A budget's spend in [start, end), microdollars, read back from the request records. */
@@ -86,6 +87,16 @@ export function createManagement(o: ManagementOptions) {
       requests: { requests: repos.requests, tx, audit },
       members: { members: repos.members, tx, audit, now },
       invites: { invites: repos.invites, members: repos.members, tx, audit, now },
+      routingDefaults: {
+        repo: repos.routingDefaults,
+        store: stores.routingDefaults,
+        catalog: o.catalog,
+        events,
+        shared: o.shared,
+        tx,
+        audit,
+        now,
+      },
     },
     reload: stores.reload,
     refresh: stores.refresh,

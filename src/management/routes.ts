@@ -23,7 +23,7 @@ export function managementRoutes(m: Management, maxBodyBytes: number, health: Ro
   const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes)) as unknown as Elysia;
   const f = m.features;
   workspaceRoutes(app, m, f.workspaces);
-  routingDefaultsRoutes(app, m);
+  routingDefaultsRoutes(app, m, f.routingDefaults);
   usageRoutes(app, m);
   requestRoutes(app, m, f.requests);
   budgetRoutes(app, m);

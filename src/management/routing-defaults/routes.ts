@@ -5,13 +5,15 @@ import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { OPTIMIZE_STRATEGIES, PERCENTILES } from "../../routing/types";
 import { MAX_FALLBACK_ATTEMPTS } from "../../routing/defaults";
-import { recordAudit } from "../audit/repo";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import type { AuditWriter, Transact } from "../audit/repo";
+import { mount, type Mounting } from "../mount";
+import type { Catalog } from "../../catalog/types";
+import type { ManagementEvents } from "../events";
+import type { RoutingDefaultsStore } from "./store";
 import { writeOutcome, type PropagationStatus } from "../propagation";
 import { check, iso, oneOf } from "../validate";
 import { Iso, Propagation } from "../response-schemas";
-import type { RoutingDefaultsPatch } from "./repo";
+import type { RoutingDefaultsPatch, RoutingDefaultsRepo } from "./repo";
 
 /** `expected` names the accepted values in error messages; the inner schema's description says what the field means (OpenAPI). */
 const nullable = <T extends TSchema>(s: T, expected = s.description ?? "a value") =>
@@ -86,18 +88,31 @@ export const RoutingDefaults = Type.Object({
   propagation_status: Propagation,
 });
 
-function render(m: Management, workspaceId: string, propagation: PropagationStatus): Static<typeof RoutingDefaults> {
+/** What the routing-defaults routes call: the row, the hot-path store it updates, and who hears of it. */
+export interface RoutingDefaultsFeature {
+  repo: RoutingDefaultsRepo;
+  store: RoutingDefaultsStore;
+  catalog: () => Catalog;
+  events: Pick<ManagementEvents, "onRoutingDefaultsChanged">;
+  /** Shared mode: writes answer 202 (propagation.ts). */
+  shared: boolean;
+  tx: Transact;
+  audit: AuditWriter;
+  now: () => number;
+}
+
+function render(d: RoutingDefaultsFeature, workspaceId: string, propagation: PropagationStatus): Static<typeof RoutingDefaults> {
   return {
     workspace_id: workspaceId,
-    ...m.routingDefaults.get(workspaceId),
-    updated_at: iso(m.routingDefaults.updatedAt(workspaceId)),
+    ...d.store.get(workspaceId),
+    updated_at: iso(d.store.updatedAt(workspaceId)),
     propagation_status: propagation,
   };
 }
 
 /** Provider lists name catalog providers: a typo would otherwise silently exclude nothing. */
-function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
-  const providers = m.catalog().providers;
+function checkProviders(d: RoutingDefaultsFeature, patch: RoutingDefaultsPatch): void {
+  const providers = d.catalog().providers;
   for (const field of ["providers", "exclude_providers", "prefer"] as const) {
     (patch[field] ?? []).forEach((id, i) => {
       if (!providers.has(id))
@@ -106,24 +121,24 @@ function checkProviders(m: Management, patch: RoutingDefaultsPatch): void {
   }
 }
 
-export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
-  mount(app, m, "routing.get", async (c) => ({ status: 200, body: render(m, c.workspaceId, null) }), { response: RoutingDefaults });
+export function routingDefaultsRoutes(app: Elysia, m: Mounting, d: RoutingDefaultsFeature): Elysia {
+  mount(app, m, "routing.get", async (c) => ({ status: 200, body: render(d, c.workspaceId, null) }), { response: RoutingDefaults });
   mount(
     app,
     m,
     "routing.update",
     async (c) => {
       const patch = check(RoutingDefaultsPatchBody, c.body) as RoutingDefaultsPatch;
-      checkProviders(m, patch);
-      const stored = await m.db.tx(async (o) => {
-        const row = await m.repos.routingDefaults.patch(o, c.workspaceId, patch, Date.now());
+      checkProviders(d, patch);
+      const stored = await d.tx(async (o) => {
+        const row = await d.repo.patch(o, c.workspaceId, patch, d.now());
         // Checked on the row the patch leaves (either flag may have been stored earlier); throwing rolls the write back.
         if (row.defaults.only_byok && row.defaults.only_platform) {
           throw new ApiError("invalid_parameter", "Invalid 'only_platform': only_byok is set too; at most one of them may be true.", {
             param: "only_platform",
           });
         }
-        await recordAudit(o, m.db, {
+        await d.audit(o, {
           workspaceId: c.workspaceId,
           type: "routing_defaults.updated",
           actorApiKeyId: c.actorId,
@@ -132,10 +147,10 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
         });
         return row;
       });
-      m.routingDefaults.apply(c.workspaceId, stored);
-      m.events.onRoutingDefaultsChanged(c.workspaceId);
-      const out = writeOutcome(m.shared, "updated");
-      return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
+      d.store.apply(c.workspaceId, stored);
+      d.events.onRoutingDefaultsChanged(c.workspaceId);
+      const out = writeOutcome(d.shared, "updated");
+      return { status: out.status, body: render(d, c.workspaceId, out.propagationStatus) };
     },
     {
       body: RoutingDefaultsPatchBody,
@@ -148,20 +163,20 @@ export function routingDefaultsRoutes(app: Elysia, m: Management): Elysia {
     m,
     "routing.delete",
     async (c) => {
-      await m.db.tx(async (o) => {
-        await m.repos.routingDefaults.clear(o, c.workspaceId);
-        await recordAudit(o, m.db, {
+      await d.tx(async (o) => {
+        await d.repo.clear(o, c.workspaceId);
+        await d.audit(o, {
           workspaceId: c.workspaceId,
           type: "routing_defaults.deleted",
           actorApiKeyId: c.actorId,
           targetId: c.workspaceId,
         });
       });
-      m.routingDefaults.apply(c.workspaceId, undefined);
-      m.events.onRoutingDefaultsChanged(c.workspaceId);
+      d.store.apply(c.workspaceId, undefined);
+      d.events.onRoutingDefaultsChanged(c.workspaceId);
       // docs/contract.md "Management API choices": DELETE answers 200 with the cleared record (202 in shared mode), not 204.
-      const out = writeOutcome(m.shared, "updated");
-      return { status: out.status, body: render(m, c.workspaceId, out.propagationStatus) };
+      const out = writeOutcome(d.shared, "updated");
+      return { status: out.status, body: render(d, c.workspaceId, out.propagationStatus) };
     },
     { response: RoutingDefaults },
   );
