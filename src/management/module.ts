@@ -73,8 +73,6 @@ export function createManagement(o: ManagementOptions) {
     events,
     idempotency,
     playgroundKeyTtlMs: o.playgroundKeyTtlMs ?? DEFAULT_PLAYGROUND_KEY_TTL_MS,
-    /** A budget's spend in [start, end), microdollars, read back from the request records. */
-    budgetSpend: (b: BudgetRow, start: number, end: number): Promise<number> => loadSpend(o.db, budgetFromRow(b), start, end),
     /** Hot path: the router reads routing defaults here, synchronously. */
     routingDefaults: stores.routingDefaults,
     /** Hot path: `byok.defaultKeyFor(workspaceId, providerId)`, synchronously. */
@@ -87,6 +85,17 @@ export function createManagement(o: ManagementOptions) {
       requests: { requests: repos.requests, tx, audit },
       members: { members: repos.members, tx, audit, now },
       invites: { invites: repos.invites, members: repos.members, tx, audit, now },
+      budgets: {
+        budgets: repos.budgets,
+        apiKeys: repos.apiKeys,
+        catalog: o.catalog,
+        events,
+        spend: (b: BudgetRow, start: number, end: number): Promise<number> => loadSpend(o.db, budgetFromRow(b), start, end),
+        shared: o.shared,
+        tx,
+        audit,
+        now,
+      },
       routingDefaults: {
         repo: repos.routingDefaults,
         store: stores.routingDefaults,

@@ -26,7 +26,7 @@ export function managementRoutes(m: Management, maxBodyBytes: number, health: Ro
   routingDefaultsRoutes(app, m, f.routingDefaults);
   usageRoutes(app, m);
   requestRoutes(app, m, f.requests);
-  budgetRoutes(app, m);
+  budgetRoutes(app, m, f.budgets);
   apiKeyRoutes(app, m);
   byokRoutes(app, m);
   billingRoutes(app, m, f.billing);

@@ -3,13 +3,13 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { BUDGET_PERIODS } from "../../metering/periods";
-import { mount, type Reply } from "../mount";
-import type { Management } from "../module";
+import { mount, type Mounting, type Reply } from "../mount";
 import { writeOutcome } from "../propagation";
 import { check, oneOf, uuidParam } from "../validate";
 import {
   Budget,
   BudgetDeleted,
+  type BudgetFeature,
   BudgetList,
   createBudget,
   deleteBudget,
@@ -47,15 +47,15 @@ export const BudgetPatchBody = Type.Object(
 const VALIDATION_FIELDS = new Set(["scope", "scope_id", "period", "limit"]);
 const codeFor = (param: string) => (VALIDATION_FIELDS.has(param) ? "validation_error" : "invalid_parameter");
 
-export function budgetRoutes(app: Elysia, m: Management): Elysia {
+export function budgetRoutes(app: Elysia, m: Mounting, d: BudgetFeature): Elysia {
   const budgetId = (p: Record<string, string | undefined>) => uuidParam(p.budget_id, "budget_id");
   mount(
     app,
     m,
     "budgets.list",
     async (c) => {
-      const rows = await m.repos.budgets.list(c.workspaceId);
-      const budgets = await Promise.all(rows.map((b) => renderBudget(m, b)));
+      const rows = await d.budgets.list(c.workspaceId);
+      const budgets = await Promise.all(rows.map((b) => renderBudget(d, b)));
       return { status: 200, body: { budgets, count: budgets.length } };
     },
     { response: BudgetList },
@@ -66,11 +66,11 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     "budgets.create",
     async (c) => {
       const b = check(BudgetCreateBody, c.body, { codeFor });
-      const out = writeOutcome(m.shared, "created");
+      const out = writeOutcome(d.shared, "created");
       let reply: Reply<Static<typeof Budget>> | undefined;
       // Rendered and stored for Idempotency-Key in the create's own transaction, so both commit or neither.
       await createBudget(
-        m,
+        d,
         c.actorId,
         c.workspaceId,
         {
@@ -82,7 +82,7 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
           includeByok: b.include_byok ?? false,
         },
         async (o, row) => {
-          reply = { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
+          reply = { status: out.status, body: await renderBudget(d, row, out.propagationStatus) };
           await c.saveReply?.(o, reply);
         },
       );
@@ -100,7 +100,7 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     app,
     m,
     "budgets.get",
-    async (c) => ({ status: 200, body: await renderBudget(m, await getBudget(m, c.workspaceId, budgetId(c.params))) }),
+    async (c) => ({ status: 200, body: await renderBudget(d, await getBudget(d, c.workspaceId, budgetId(c.params))) }),
     { response: Budget },
   );
   mount(
@@ -114,9 +114,9 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
       if (b.limit !== undefined) patch.limitMicrodollars = limitToMicro(b.limit);
       if (b.enforce !== undefined) patch.enforce = b.enforce;
       if (b.include_byok !== undefined) patch.includeByok = b.include_byok;
-      const row = await updateBudget(m, c.actorId, c.workspaceId, id, patch);
-      const out = writeOutcome(m.shared, "updated");
-      return { status: out.status, body: await renderBudget(m, row, out.propagationStatus) };
+      const row = await updateBudget(d, c.actorId, c.workspaceId, id, patch);
+      const out = writeOutcome(d.shared, "updated");
+      return { status: out.status, body: await renderBudget(d, row, out.propagationStatus) };
     },
     { body: BudgetPatchBody, response: Budget, errors: ["validation_error"] },
   );
@@ -126,8 +126,8 @@ export function budgetRoutes(app: Elysia, m: Management): Elysia {
     "budgets.delete",
     async (c) => {
       const id = budgetId(c.params);
-      await deleteBudget(m, c.actorId, c.workspaceId, id);
-      const out = writeOutcome(m.shared, "deleted");
+      await deleteBudget(d, c.actorId, c.workspaceId, id);
+      const out = writeOutcome(d.shared, "deleted");
       return {
         status: out.status,
         body: out.status === 204 ? undefined : { budget_id: id, deleted: true as const, propagation_status: out.propagationStatus },

@@ -6,12 +6,14 @@ import { ApiError } from "../../http/errors";
 import { BUDGET_PERIODS, periodBounds, type BudgetPeriod } from "../../metering/periods";
 import { Iso, listOf, Propagation, StringOrNull } from "../response-schemas";
 import { newId } from "../../platform/ids";
-import { recordAudit } from "../audit/repo";
+import type { AuditWriter, Transact } from "../audit/repo";
 import { isUniqueViolation } from "../db-errors";
-import type { Management } from "../module";
+import type { Catalog } from "../../catalog/types";
+import type { ApiKeyRepo } from "../api-keys/repo";
+import type { ManagementEvents } from "../events";
 import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
-import type { BudgetPatch, BudgetRow } from "./repo";
+import type { BudgetPatch, BudgetRepo, BudgetRow } from "./repo";
 import type { Orm } from "../../platform/db/database";
 import { usdToMicrodollars } from "../../metering/pricing";
 
@@ -26,6 +28,22 @@ export interface CreateBudgetInput {
   includeByok: boolean;
 }
 
+/** What the budget routes and this service use. */
+export interface BudgetFeature {
+  budgets: BudgetRepo;
+  /** scope_id of an api_key budget must name a key of the workspace. */
+  apiKeys: Pick<ApiKeyRepo, "get">;
+  catalog: () => Catalog;
+  events: Pick<ManagementEvents, "onBudgetChanged">;
+  /** A budget's spend in [start, end), microdollars (the record's `spend`). */
+  spend: (b: BudgetRow, start: number, end: number) => Promise<number>;
+  /** Shared mode: writes answer 202 (propagation.ts). */
+  shared: boolean;
+  tx: Transact;
+  audit: AuditWriter;
+  now: () => number;
+}
+
 const invalid = (param: string, why: string) => new ApiError("validation_error", `Invalid '${param}': ${why}.`, { param });
 
 /** USD → whole microdollars; at least one microdollar, at most a billion dollars. */
@@ -36,29 +54,28 @@ export function limitToMicro(usd: number, param = "limit"): number {
 }
 
 /** scope_id must name something that exists: an API key of this workspace, or a BYOK provider. */
-async function checkScope(m: Management, workspaceId: string, scope: BudgetScope, scopeId: string | null): Promise<string> {
+async function checkScope(d: BudgetFeature, workspaceId: string, scope: BudgetScope, scopeId: string | null): Promise<string> {
   if (scope === "workspace") {
     if (scopeId !== null) throw invalid("scope_id", "must be absent for a workspace budget");
     return "";
   }
   if (scopeId === null) throw invalid("scope_id", `is required for a ${scope} budget`);
-  if (scope === "api_key" && !(await m.repos.apiKeys.get(workspaceId, scopeId)))
-    throw invalid("scope_id", "no such API key in this workspace");
-  if (scope === "byok" && !m.catalog().providers.get(scopeId)?.byok) throw invalid("scope_id", "not a BYOK provider ID");
+  if (scope === "api_key" && !(await d.apiKeys.get(workspaceId, scopeId))) throw invalid("scope_id", "no such API key in this workspace");
+  if (scope === "byok" && !d.catalog().providers.get(scopeId)?.byok) throw invalid("scope_id", "not a BYOK provider ID");
   return scopeId;
 }
 
 const exists = () => new ApiError("budget_exists", "A budget already exists for this scope and period.");
 
 export async function createBudget(
-  m: Management,
+  d: BudgetFeature,
   actorId: string | null,
   workspaceId: string,
   input: CreateBudgetInput,
   within?: (o: Orm, row: BudgetRow) => Promise<void>,
 ): Promise<BudgetRow> {
-  const scopeId = await checkScope(m, workspaceId, input.scope, input.scopeId);
-  const now = Date.now();
+  const scopeId = await checkScope(d, workspaceId, input.scope, input.scopeId);
+  const now = d.now();
   const row: BudgetRow = {
     id: newId(),
     workspaceId,
@@ -72,10 +89,10 @@ export async function createBudget(
     updatedAt: now,
   };
   try {
-    await m.db.tx(async (o) => {
-      if (await m.repos.budgets.find(o, workspaceId, row.scope, scopeId, row.period)) throw exists();
-      await m.repos.budgets.insert(o, row);
-      await recordAudit(o, m.db, { workspaceId, type: "budget.created", actorApiKeyId: actorId, targetId: row.id, data: auditData(row) });
+    await d.tx(async (o) => {
+      if (await d.budgets.find(o, workspaceId, row.scope, scopeId, row.period)) throw exists();
+      await d.budgets.insert(o, row);
+      await d.audit(o, { workspaceId, type: "budget.created", actorApiKeyId: actorId, targetId: row.id, data: auditData(row) });
       await within?.(o, row);
     });
   } catch (err) {
@@ -83,41 +100,41 @@ export async function createBudget(
     if (isUniqueViolation(err)) throw exists();
     throw err;
   }
-  m.events.onBudgetChanged({ kind: "upserted", budget: row });
+  d.events.onBudgetChanged({ kind: "upserted", budget: row });
   return row;
 }
 
-export async function getBudget(m: Management, workspaceId: string, id: string): Promise<BudgetRow> {
-  const row = await m.repos.budgets.get(workspaceId, id);
+export async function getBudget(d: BudgetFeature, workspaceId: string, id: string): Promise<BudgetRow> {
+  const row = await d.budgets.get(workspaceId, id);
   if (!row) throw new ApiError("not_found", "Budget not found.");
   return row;
 }
 
 export async function updateBudget(
-  m: Management,
+  d: BudgetFeature,
   actorId: string | null,
   workspaceId: string,
   id: string,
   patch: BudgetPatch,
 ): Promise<BudgetRow> {
-  await getBudget(m, workspaceId, id);
-  const row = await m.db.tx(async (o) => {
-    const updated = await m.repos.budgets.update(o, workspaceId, id, patch, Date.now());
-    await recordAudit(o, m.db, { workspaceId, type: "budget.updated", actorApiKeyId: actorId, targetId: id, data: auditData(updated!) });
+  await getBudget(d, workspaceId, id);
+  const row = await d.tx(async (o) => {
+    const updated = await d.budgets.update(o, workspaceId, id, patch, d.now());
+    await d.audit(o, { workspaceId, type: "budget.updated", actorApiKeyId: actorId, targetId: id, data: auditData(updated!) });
     return updated!;
   });
-  m.events.onBudgetChanged({ kind: "upserted", budget: row });
+  d.events.onBudgetChanged({ kind: "upserted", budget: row });
   return row;
 }
 
-export async function deleteBudget(m: Management, actorId: string | null, workspaceId: string, id: string): Promise<void> {
-  const row = await m.db.tx(async (o) => {
-    const removed = await m.repos.budgets.remove(o, workspaceId, id);
+export async function deleteBudget(d: BudgetFeature, actorId: string | null, workspaceId: string, id: string): Promise<void> {
+  const row = await d.tx(async (o) => {
+    const removed = await d.budgets.remove(o, workspaceId, id);
     if (!removed) throw new ApiError("not_found", "Budget not found.");
-    await recordAudit(o, m.db, { workspaceId, type: "budget.deleted", actorApiKeyId: actorId, targetId: id, data: auditData(removed) });
+    await d.audit(o, { workspaceId, type: "budget.deleted", actorApiKeyId: actorId, targetId: id, data: auditData(removed) });
     return removed;
   });
-  m.events.onBudgetChanged({ kind: "deleted", budget: row });
+  d.events.onBudgetChanged({ kind: "deleted", budget: row });
 }
 
 function auditData(b: BudgetRow) {
@@ -154,13 +171,13 @@ export const BudgetList = listOf("budgets", Budget);
 export const BudgetDeleted = Type.Object({ budget_id: Type.String(), deleted: Type.Literal(true), propagation_status: Propagation });
 
 export async function renderBudget(
-  m: Management,
+  d: BudgetFeature,
   b: BudgetRow,
   propagation: PropagationStatus = null,
-  now = Date.now(),
+  now = d.now(),
 ): Promise<Static<typeof Budget>> {
   const bounds = periodBounds(b.period as BudgetPeriod, now);
-  const spend = await m.budgetSpend(b, bounds.start, bounds.end);
+  const spend = await d.spend(b, bounds.start, bounds.end);
   return {
     budget_id: b.id,
     workspace_id: b.workspaceId,

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testDatabaseKinds } from "../../support/databases";
 import { periodBounds } from "../../../src/metering/periods";
 import { randomBase62 } from "../../../src/platform/ids";
-import type { BudgetChange } from "../../../src/management/events";
 import { openSession, type Session } from "./harness";
 
 const kinds = await testDatabaseKinds();
@@ -26,10 +25,16 @@ const FIELDS = [
 for (const kind of kinds) {
   describe(`budgets on ${kind}`, () => {
     let x: Session;
-    const changes: BudgetChange[] = [];
+    /** What reached the live budget counters: an upserted definition, or a removed budget's ID. */
+    const changes: { kind: "upserted" | "deleted"; budget: { id: string; limitMicrodollars?: number } }[] = [];
     beforeAll(async () => {
       x = await openSession(kind);
-      x.s.deps.management.events = { ...x.s.deps.management.events, onBudgetChanged: (c) => void changes.push(c) };
+      // What the writes' events reach: the live budget counters (deps.ts wires them once, at start).
+      const counters = x.s.deps.budgets;
+      const upsert = counters.upsertBudget.bind(counters);
+      const remove = counters.removeBudget.bind(counters);
+      counters.upsertBudget = (def) => (changes.push({ kind: "upserted", budget: def }), upsert(def));
+      counters.removeBudget = (id) => (changes.push({ kind: "deleted", budget: { id } }), remove(id));
     });
     afterAll(async () => {
       await x.stop();
