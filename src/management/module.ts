@@ -72,7 +72,6 @@ export function createManagement(o: ManagementOptions) {
     validationTimeoutMs: o.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
     events,
     idempotency,
-    playgroundKeyTtlMs: o.playgroundKeyTtlMs ?? DEFAULT_PLAYGROUND_KEY_TTL_MS,
     /** Hot path: the router reads routing defaults here, synchronously. */
     routingDefaults: stores.routingDefaults,
     /** Hot path: `byok.defaultKeyFor(workspaceId, providerId)`, synchronously. */
@@ -85,6 +84,17 @@ export function createManagement(o: ManagementOptions) {
       requests: { requests: repos.requests, tx, audit },
       members: { members: repos.members, tx, audit, now },
       invites: { invites: repos.invites, members: repos.members, tx, audit, now },
+      apiKeys: {
+        apiKeys: repos.apiKeys,
+        keys: o.keys,
+        events,
+        playgroundKeyTtlMs: o.playgroundKeyTtlMs ?? DEFAULT_PLAYGROUND_KEY_TTL_MS,
+        shared: o.shared,
+        tx,
+        audit,
+        now,
+        usage: repos.usage,
+      },
       budgets: {
         budgets: repos.budgets,
         apiKeys: repos.apiKeys,

@@ -27,7 +27,7 @@ export function managementRoutes(m: Management, maxBodyBytes: number, health: Ro
   usageRoutes(app, m);
   requestRoutes(app, m, f.requests);
   budgetRoutes(app, m, f.budgets);
-  apiKeyRoutes(app, m);
+  apiKeyRoutes(app, m, f.apiKeys);
   byokRoutes(app, m);
   billingRoutes(app, m, f.billing);
   memberRoutes(app, m, f.members);

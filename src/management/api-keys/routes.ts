@@ -2,12 +2,12 @@
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { SCOPES } from "../../auth/scopes";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import { mount, type Mounting } from "../mount";
+import type { UsageRepo } from "../usage/repo";
 import { writeOutcome } from "../propagation";
 import { check, checkQuery, DateTime, dateTimeMs, oneOf, uuidParam } from "../validate";
 import { ApiKey, ApiKeyCreated, ApiKeyList, renderApiKey } from "./repo";
-import { createApiKey, getApiKey, revokeApiKey, updateApiKey } from "./service";
+import { createApiKey, getApiKey, revokeApiKey, updateApiKey, type ApiKeyFeature } from "./service";
 import { ApiKeyUsage, usageBody, UsageQuery } from "../usage/routes";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
@@ -47,14 +47,17 @@ const expiry = (s: string | null | undefined) => (s === undefined ? undefined : 
 const WIDER =
   "A key holding a scope the calling key lacks (the admin key, say) cannot be changed or revoked by it: 403 insufficient_scope.";
 
-export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
+/** The API key routes' needs: the service's, and the usage rollups for a key's usage. */
+export type ApiKeyRouteFeature = ApiKeyFeature & { usage: UsageRepo };
+
+export function apiKeyRoutes(app: Elysia, m: Mounting, d: ApiKeyRouteFeature): Elysia {
   mount(
     app,
     m,
     "apiKeys.list",
     async (c) => {
       const q = checkQuery(ListQuery, c.query);
-      const rows = await m.repos.apiKeys.list(c.workspaceId, q.include_revoked ?? false, q.include_playground ?? false);
+      const rows = await d.apiKeys.list(c.workspaceId, q.include_revoked ?? false, q.include_playground ?? false);
       return { status: 200, body: { api_keys: rows.map((r) => renderApiKey(r)), count: rows.length } };
     },
     { query: ListQuery, response: ApiKeyList },
@@ -65,13 +68,13 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     "apiKeys.create",
     async (c) => {
       const b = check(ApiKeyCreateBody, c.body);
-      const { row, key } = await createApiKey(m, c.auth!.key, c.workspaceId, {
+      const { row, key } = await createApiKey(d, c.auth!.key, c.workspaceId, {
         name: b.name,
         scopes: b.scopes,
         expiresAt: expiry(b.expires_at),
         playground: b.playground ?? false,
       });
-      const out = writeOutcome(m.shared, "created");
+      const out = writeOutcome(d.shared, "created");
       return { status: out.status, body: { ...renderApiKey(row, out.propagationStatus), key } };
     },
     {
@@ -86,7 +89,7 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     m,
     "apiKeys.get",
     async (c) => {
-      const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      const row = await getApiKey(d, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
       return { status: 200, body: renderApiKey(row) };
     },
     { response: ApiKey },
@@ -98,12 +101,12 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     async (c) => {
       const id = uuidParam(c.params.api_key_id, "api_key_id");
       const b = check(ApiKeyPatchBody, c.body);
-      const row = await updateApiKey(m, c.auth!.key, c.workspaceId, id, {
+      const row = await updateApiKey(d, c.auth!.key, c.workspaceId, id, {
         name: b.name,
         scopes: b.scopes,
         expiresAt: expiry(b.expires_at),
       });
-      const out = writeOutcome(m.shared, "updated");
+      const out = writeOutcome(d.shared, "updated");
       return { status: out.status, body: renderApiKey(row, out.propagationStatus) };
     },
     { body: ApiKeyPatchBody, response: ApiKey, description: WIDER },
@@ -113,8 +116,8 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     m,
     "apiKeys.revoke",
     async (c) => {
-      const row = await revokeApiKey(m, c.auth!.key, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
-      const out = writeOutcome(m.shared, "deleted");
+      const row = await revokeApiKey(d, c.auth!.key, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      const out = writeOutcome(d.shared, "deleted");
       return { status: out.status, body: out.status === 204 ? undefined : renderApiKey(row, out.propagationStatus) };
     },
     { accepted: ApiKey, description: `${WIDER} A 202 (shared mode) carries the revoked key.` },
@@ -124,8 +127,8 @@ export function apiKeyRoutes(app: Elysia, m: Management): Elysia {
     m,
     "apiKeys.usage",
     async (c) => {
-      const row = await getApiKey(m, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
-      return { status: 200, body: { api_key_id: row.id, ...(await usageBody(m, c.workspaceId, c.query, row.id)) } };
+      const row = await getApiKey(d, c.workspaceId, uuidParam(c.params.api_key_id, "api_key_id"));
+      return { status: 200, body: { api_key_id: row.id, ...(await usageBody(d, c.workspaceId, c.query, row.id)) } };
     },
     { query: UsageQuery, response: ApiKeyUsage },
   );

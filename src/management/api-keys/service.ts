@@ -3,9 +3,25 @@
 // included). Every change goes into the key cache at once, so a revoked key fails on the very next request.
 import { ApiError } from "../../http/errors";
 import type { Scope } from "../../auth/scopes";
-import { recordAudit } from "../audit/repo";
-import type { Management } from "../module";
-import type { ApiKeyRow } from "./repo";
+import type { AuditWriter, Transact } from "../audit/repo";
+import type { ApiKeyCache } from "../../auth/key-cache";
+import type { ManagementEvents } from "../events";
+import type { ApiKeyRepo, ApiKeyRow } from "./repo";
+
+/** What the API key routes and this service use. */
+export interface ApiKeyFeature {
+  apiKeys: ApiKeyRepo;
+  /** Every change goes into the key cache at once, so a revoked key fails on the very next request. */
+  keys: Pick<ApiKeyCache, "put">;
+  events: Pick<ManagementEvents, "onApiKeyChanged">;
+  /** A playground key's expiry when its create body names none, ms. */
+  playgroundKeyTtlMs: number;
+  /** Shared mode: writes answer 202 (propagation.ts). */
+  shared: boolean;
+  tx: Transact;
+  audit: AuditWriter;
+  now: () => number;
+}
 
 export interface CreateApiKeyInput {
   name: string;
@@ -46,7 +62,7 @@ const playgroundScoped = () =>
   new ApiError("invalid_parameter", "Invalid 'scopes': a playground key is inference-only and holds no scopes.", { param: "scopes" });
 
 /** Playground keys are inference-only: no management scope, and an expiry by default. */
-function playgroundRules(m: Management, input: CreateApiKeyInput, now: number): CreateApiKeyInput {
+function playgroundRules(d: ApiKeyFeature, input: CreateApiKeyInput, now: number): CreateApiKeyInput {
   if (!input.playground) {
     if (input.scopes.length === 0)
       throw new ApiError("invalid_parameter", "Invalid 'scopes': expected a non-empty list.", { param: "scopes" });
@@ -55,7 +71,7 @@ function playgroundRules(m: Management, input: CreateApiKeyInput, now: number): 
   if (input.scopes.length > 0) {
     throw playgroundScoped();
   }
-  return { ...input, expiresAt: input.expiresAt === undefined ? now + m.playgroundKeyTtlMs : input.expiresAt };
+  return { ...input, expiresAt: input.expiresAt === undefined ? now + d.playgroundKeyTtlMs : input.expiresAt };
 }
 
 function assertFuture(expiresAt: number | null | undefined, now: number): void {
@@ -64,19 +80,19 @@ function assertFuture(expiresAt: number | null | undefined, now: number): void {
   }
 }
 
-function applied(m: Management, row: ApiKeyRow): void {
-  m.keys.put(row);
-  m.events.onApiKeyChanged(row);
+function applied(d: ApiKeyFeature, row: ApiKeyRow): void {
+  d.keys.put(row);
+  d.events.onApiKeyChanged(row);
 }
 
-export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, given: CreateApiKeyInput) {
-  const now = Date.now();
-  const input = playgroundRules(m, given, now);
+export async function createApiKey(d: ApiKeyFeature, caller: ApiKeyRow, workspaceId: string, given: CreateApiKeyInput) {
+  const now = d.now();
+  const input = playgroundRules(d, given, now);
   assertGrantable(caller, input.scopes);
   assertFuture(input.expiresAt, now);
-  const created = await m.db.tx(async (o) => {
-    const c = await m.repos.apiKeys.create({ workspaceId, ...input }, o);
-    await recordAudit(o, m.db, {
+  const created = await d.tx(async (o) => {
+    const c = await d.apiKeys.create({ workspaceId, ...input }, o);
+    await d.audit(o, {
       workspaceId,
       type: "api_key.created",
       actorApiKeyId: caller.id,
@@ -91,28 +107,28 @@ export async function createApiKey(m: Management, caller: ApiKeyRow, workspaceId
     });
     return c;
   });
-  applied(m, created.row);
+  applied(d, created.row);
   return created;
 }
 
-export async function getApiKey(m: Management, workspaceId: string, id: string): Promise<ApiKeyRow> {
-  const row = await m.repos.apiKeys.get(workspaceId, id);
+export async function getApiKey(d: ApiKeyFeature, workspaceId: string, id: string): Promise<ApiKeyRow> {
+  const row = await d.apiKeys.get(workspaceId, id);
   if (!row) throw new ApiError("not_found", "API key not found.");
   return row;
 }
 
-export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, id: string, patch: PatchApiKeyInput) {
-  const current = await getApiKey(m, workspaceId, id);
+export async function updateApiKey(d: ApiKeyFeature, caller: ApiKeyRow, workspaceId: string, id: string, patch: PatchApiKeyInput) {
+  const current = await getApiKey(d, workspaceId, id);
   if (current.revokedAt !== null) throw new ApiError("invalid_request", "This API key is revoked and can no longer be changed.");
   assertNotWider(caller, current);
   if (patch.scopes && current.playground) {
     throw playgroundScoped();
   }
   if (patch.scopes) assertGrantable(caller, patch.scopes);
-  assertFuture(patch.expiresAt, Date.now());
-  const row = await m.db.tx(async (o) => {
-    const updated = await m.repos.apiKeys.update(workspaceId, id, patch, o);
-    await recordAudit(o, m.db, {
+  assertFuture(patch.expiresAt, d.now());
+  const row = await d.tx(async (o) => {
+    const updated = await d.apiKeys.update(workspaceId, id, patch, o);
+    await d.audit(o, {
       workspaceId,
       type: "api_key.updated",
       actorApiKeyId: caller.id,
@@ -126,18 +142,18 @@ export async function updateApiKey(m: Management, caller: ApiKeyRow, workspaceId
     });
     return updated!;
   });
-  applied(m, row);
+  applied(d, row);
   return row;
 }
 
 /** Revoking twice is a no-op (natural idempotency): the second call changes and records nothing. */
-export async function revokeApiKey(m: Management, caller: ApiKeyRow, workspaceId: string, id: string): Promise<ApiKeyRow> {
-  const current = await getApiKey(m, workspaceId, id);
+export async function revokeApiKey(d: ApiKeyFeature, caller: ApiKeyRow, workspaceId: string, id: string): Promise<ApiKeyRow> {
+  const current = await getApiKey(d, workspaceId, id);
   if (current.revokedAt !== null) return current;
   assertNotWider(caller, current);
-  const row = await m.db.tx(async (o) => {
-    const updated = await m.repos.apiKeys.update(workspaceId, id, { revokedAt: Date.now() }, o);
-    await recordAudit(o, m.db, {
+  const row = await d.tx(async (o) => {
+    const updated = await d.apiKeys.update(workspaceId, id, { revokedAt: d.now() }, o);
+    await d.audit(o, {
       workspaceId,
       type: "api_key.revoked",
       actorApiKeyId: caller.id,
@@ -146,6 +162,6 @@ export async function revokeApiKey(m: Management, caller: ApiKeyRow, workspaceId
     });
     return updated!;
   });
-  applied(m, row);
+  applied(d, row);
   return row;
 }

@@ -5,7 +5,7 @@ import { ApiError } from "../../http/errors";
 import { mount } from "../mount";
 import type { Management } from "../module";
 import { checkQuery, oneOf } from "../validate";
-import { GROUP_BY } from "./repo";
+import { GROUP_BY, type UsageRepo } from "./repo";
 import { seriesRoutes } from "./series-routes";
 import { DAY_MS, Day, dayOf, validDay } from "./series-range";
 
@@ -33,26 +33,32 @@ export const Usage = Type.Object({
 export const ApiKeyUsage = Type.Composite([Type.Object({ api_key_id: Type.String() }), Usage]);
 /** The usage body of a workspace, or of one of its API keys. */
 export async function usageBody(
-  m: Management,
+  d: { usage: UsageRepo; now: () => number },
   workspaceId: string,
   query: Record<string, string | undefined>,
   apiKeyId?: string,
 ): Promise<Static<typeof Usage>> {
   const q = checkQuery(UsageQuery, query);
-  const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(Date.now());
+  const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(d.now());
   const start = q.start_date ? validDay(q.start_date, "start_date") : dayOf(Date.parse(`${end}T00:00:00Z`) - 29 * DAY_MS);
   if (start > end) throw new ApiError("invalid_parameter", "Invalid 'end_date': must not be before start_date.", { param: "end_date" });
   const groupBy = q.group_by ?? "model";
-  const agg = await m.repos.usage.aggregate(workspaceId, { groupBy, startDay: start, endDay: end, apiKeyId });
+  const agg = await d.usage.aggregate(workspaceId, { groupBy, startDay: start, endDay: end, apiKeyId });
   return { group_by: groupBy, start_date: start, end_date: end, ...agg };
 }
 
 export function usageRoutes(app: Elysia, m: Management): Elysia {
-  mount(app, m, "usage.get", async (c) => ({ status: 200, body: await usageBody(m, c.workspaceId, c.query) }), {
-    query: UsageQuery,
-    response: Usage,
-    description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
-  });
+  mount(
+    app,
+    m,
+    "usage.get",
+    async (c) => ({ status: 200, body: await usageBody({ usage: m.repos.usage, now: Date.now }, c.workspaceId, c.query) }),
+    {
+      query: UsageQuery,
+      response: Usage,
+      description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
+    },
+  );
   seriesRoutes(app, m);
   return app;
 }
