@@ -53,3 +53,15 @@ export function bodyMismatches(docs: Map<RouteId, Map<number, TSchema>>, id: Rou
   }
   return [...Value.Errors(schema, body)].slice(0, 5).map((e) => `${id} ${status} at '${e.path}': ${e.message}`);
 }
+
+const PATTERNS = (Object.entries(MANAGEMENT_ROUTES) as [RouteId, (typeof MANAGEMENT_ROUTES)[RouteId]][]).map(([id, spec]) => ({
+  id,
+  method: spec.method as string,
+  re: new RegExp(`^${spec.path.replace(/:[a-z_]+/g, "[^/]+")}$`),
+}));
+
+/** The management route a request went to, by method and path (query left out); undefined for other routes. */
+export function routeOf(method: string, path: string): RouteId | undefined {
+  const bare = path.split("?")[0]!;
+  return PATTERNS.find((p) => p.method === method && p.re.test(bare))?.id;
+}

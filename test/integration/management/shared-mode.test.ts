@@ -3,14 +3,25 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testDatabaseKinds } from "../../support/databases";
 import { openSession, type Session } from "./harness";
+import { bodyMismatches, documentedBodies, routeOf } from "./response-check";
+import { MANAGEMENT_ROUTES, type RouteId } from "../../../src/management/route-table";
 
 const kinds = await testDatabaseKinds();
 
 for (const kind of kinds) {
   describe(`shared mode (202) on ${kind}`, () => {
     let x: Session;
+    /** Every management answer of the session, to hold its body against the route's schema for its status. */
+    const seen: { id: RouteId; status: number; text: string }[] = [];
     beforeAll(async () => {
       x = await openSession(kind, { shared: true });
+      const call = x.call;
+      x.call = async (method, path, opts) => {
+        const r = await call(method, path, opts);
+        const id = routeOf(method, path);
+        if (id) seen.push({ id, status: r.status, text: r.text });
+        return r;
+      };
     });
     afterAll(async () => {
       await x.stop();
@@ -64,6 +75,15 @@ for (const kind of kinds) {
     test("writes that route nothing keep their plain statuses", async () => {
       expect((await x.call("PATCH", x.w(), { body: { name: "Shared" } })).status).toBe(200);
       expect((await x.call("POST", x.w("/members"), { body: { email: "s@example.com" } })).status).toBe(201);
+    });
+
+    test("every 2xx body matches its route's documented schema (202 bodies included)", () => {
+      const docs = documentedBodies(x.s.deps);
+      const ok = seen.filter((r) => r.status >= 200 && r.status < 300);
+      const accepted = new Set(ok.filter((r) => r.status === 202).map((r) => r.id));
+      const pending = (Object.keys(MANAGEMENT_ROUTES) as RouteId[]).filter((id) => MANAGEMENT_ROUTES[id].pending);
+      expect([...accepted].sort()).toEqual(pending.sort());
+      expect(ok.flatMap((r) => bodyMismatches(docs, r.id, r.status, r.text))).toEqual([]);
     });
   });
 }
