@@ -12,7 +12,6 @@ import type { IdempotencyLock } from "./idempotency/lock";
 import type { IdempotencyStore } from "./idempotency/store";
 import { MANAGEMENT_ROUTES, type RouteId, type RouteSpec } from "./route-table";
 import { withIdempotency, type Reply, type SaveReply } from "./idempotency/run";
-import { ErrorEnvelope } from "./response-schemas";
 
 export type { Reply } from "./idempotency/run";
 
@@ -63,7 +62,11 @@ export function errorCodes(spec: RouteSpec, doc: RouteDoc): ErrorCode[] {
   return [...codes];
 }
 
-const json = (schema: TSchema) => ({ "application/json": { schema } });
+const json = (schema: TSchema | { $ref: string }) => ({ "application/json": { schema } });
+
+/** The error envelope's name among the document's components (routes.ts registers it), referenced by every error status. */
+export const ERROR_MODEL = "ErrorEnvelope";
+const ERROR_REF = { $ref: `#/components/schemas/${ERROR_MODEL}` };
 
 /** The operation's responses: success (and 202) bodies, then the error envelope under each status it can answer. */
 function openapiResponses(spec: RouteSpec, doc: RouteDoc) {
@@ -78,7 +81,7 @@ function openapiResponses(spec: RouteSpec, doc: RouteDoc) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of errorCodes(spec, doc)) byStatus.set(ERROR_TABLE[c].status, [...(byStatus.get(ERROR_TABLE[c].status) ?? []), c]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
-    out[String(status)] = { description: codes.join(", "), content: json(ErrorEnvelope) };
+    out[String(status)] = { description: codes.join(", "), content: json(ERROR_REF) };
   return out;
 }
 

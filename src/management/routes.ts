@@ -2,7 +2,8 @@
 // features get only what they call (module.ts `features`); the others still take the whole bag.
 import { Elysia } from "elysia";
 import type { Management } from "./module";
-import { managementBodyParser } from "./mount";
+import { ERROR_MODEL, managementBodyParser } from "./mount";
+import { ErrorEnvelope } from "./response-schemas";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { auditRoutes } from "./audit/routes";
 import { billingRoutes } from "./billing/routes";
@@ -20,7 +21,9 @@ import { workspaceRoutes } from "./workspaces/routes";
 /** `health`: the router's health store, for GET /v1/routing/health (the one route reading live routing state). */
 export function managementRoutes(m: Management, maxBodyBytes: number, health: RoutingHealthSource): Elysia {
   // Every route of the plugin reads its body through this one parser (mount.ts: the key check comes first).
-  const app = new Elysia({ name: "management" }).onParse(managementBodyParser(m, maxBodyBytes)) as unknown as Elysia;
+  const app = new Elysia({ name: "management" })
+    .model({ [ERROR_MODEL]: ErrorEnvelope })
+    .onParse(managementBodyParser(m, maxBodyBytes)) as unknown as Elysia;
   const f = m.features;
   workspaceRoutes(app, m, f.workspaces);
   routingDefaultsRoutes(app, m, f.routingDefaults);

@@ -11,6 +11,7 @@ interface Operation {
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Record<string, unknown>> };
 }
 
 describe("the OpenAPI document", () => {
@@ -32,8 +33,12 @@ describe("the OpenAPI document", () => {
 
   const operation = (spec: RouteSpec): Operation | undefined =>
     doc.paths[spec.path.replace(/:([^/]+)/g, "{$1}")]?.[spec.method.toLowerCase()];
-  const schemaAt = (op: Operation | undefined, status: number | string) =>
-    op?.responses?.[String(status)]?.content?.["application/json"]?.schema;
+  /** The body schema a response lists, its reference to the document's components followed. */
+  const schemaAt = (op: Operation | undefined, status: number | string) => {
+    const schema = op?.responses?.[String(status)]?.content?.["application/json"]?.schema;
+    const ref = typeof schema?.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+    return ref === undefined ? schema : doc.components?.schemas?.[ref];
+  };
 
   test("every management route has a body schema for its success status (and its 202)", () => {
     const missing: string[] = [];
