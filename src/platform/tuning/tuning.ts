@@ -46,7 +46,11 @@ export function createTuning(settings: TuningSettings, logger: Logger): Tuning {
   const proxy = settings.upstreamProxy ? { proxy: settings.upstreamProxy } : {};
   // With the memory governor on, the socket client paces young collections (edenPacer: why there).
   const pacer = on && settings.heapLimitMb > 0 ? edenPacer(EDEN_EVERY) : undefined;
-  const upstream = createUpstreamClient(on ? settings.upstreamClient : "fetch", { ...proxy, ...(pacer ? { afterExchange: pacer } : {}) });
+  const upstream = createUpstreamClient(settings.upstreamClient, {
+    tuning: settings.tuning,
+    ...proxy,
+    ...(pacer ? { afterExchange: pacer } : {}),
+  });
   let governor: MemoryGovernor | undefined;
   return {
     mode: settings.tuning,

@@ -1,6 +1,7 @@
 // Chooses how the gateway sends upstream requests: the socket client (client.ts) by default, or Bun's
-// fetch when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=fetch) — or when HTTPS_PROXY is an
-// https:// proxy, which fetch reaches https origins through and the socket client does not (tunnel.ts).
+// fetch when the operator asks for it (SWITCHYARD_UPSTREAM_CLIENT=fetch) or turns the tuning off
+// (SWITCHYARD_TUNING=off: fetch is the plain path) — or when HTTPS_PROXY is an https:// proxy, which fetch
+// reaches https origins through and the socket client does not (tunnel.ts).
 // Both honour HTTP(S)_PROXY and NO_PROXY alike (proxy.ts), as configured, never the environment itself.
 //
 // Why sockets is the default (2026-11-26, three gateways per side, 32 streams): 0.84x fetch's CPU per
@@ -9,7 +10,7 @@
 // allocated; the socket path allocates small objects only, so edens come every ~20 MB and, left alone, the
 // gateway's RSS under 128 streams rises to ~110–125 MB (garbage waiting for a collection, not data held).
 // With the memory governor on, the gateway therefore paces an eden collection every 250 streamed
-// exchanges (`afterExchange`, edenPacer in memory-governor.ts; EDEN_EVERY in deps.ts says why 250), and its
+// exchanges (`afterExchange`, edenPacer in memory-governor.ts; EDEN_EVERY in tuning.ts says why 250), and its
 // default allowance is 3 MB above the live heap (memory-governor.ts says why not 8): peak under 128
 // streams ~89–94 MB in most runs, under the 100 MB the gateway promises.
 import { createHttp1Client } from "./http1/client";
@@ -30,10 +31,13 @@ export interface UpstreamClientOptions {
   ca?: string | string[];
   /** For the socket client: called as each exchange ends (the gateway's edenPacer, memory-governor.ts). */
   afterExchange?: (streamed: boolean) => void;
+  /** SWITCHYARD_TUNING: `off` means fetch whatever `kind` says. */
+  tuning?: "on" | "off";
 }
 
 export function createUpstreamClient(kind: "sockets" | "fetch", opts: UpstreamClientOptions = {}): UpstreamClient {
-  if (kind === "fetch" || opts.proxy?.httpsProxy?.startsWith("https:")) return { send: fetchSend(opts), kind: "fetch", close() {} };
+  if (kind === "fetch" || opts.tuning === "off" || opts.proxy?.httpsProxy?.startsWith("https:"))
+    return { send: fetchSend(opts), kind: "fetch", close() {} };
   const client = createHttp1Client({
     ...(opts.afterExchange ? { afterExchange: opts.afterExchange } : {}),
     ...(opts.proxy ? { proxy: opts.proxy } : {}),

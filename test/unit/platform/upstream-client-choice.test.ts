@@ -11,6 +11,13 @@ describe("choosing the upstream client", () => {
     sockets.close();
   });
 
+  test("with tuning off it is fetch, whatever the kind asked for", () => {
+    expect(createUpstreamClient("sockets", { tuning: "off" }).kind).toBe("fetch");
+    const on = createUpstreamClient("sockets", { tuning: "on" });
+    expect(on.kind).toBe("sockets");
+    on.close();
+  });
+
   test("an http:// proxy keeps the socket client; an https:// HTTPS_PROXY goes to fetch", () => {
     const s = createUpstreamClient("sockets", { proxy: { httpsProxy: "http://proxy.local:3128", httpProxy: "http://proxy.local:3128" } });
     expect(s.kind).toBe("sockets");
