@@ -21,7 +21,7 @@ function errorsPage(): string {
 }
 
 export interface Spec {
-  paths?: Record<string, Record<string, { summary?: string; tags?: string[] }>>;
+  paths?: Record<string, Record<string, { summary?: string; tags?: string[]; responses?: Record<string, unknown> }>>;
 }
 
 function docsPage(spec: Spec): string {
@@ -29,11 +29,11 @@ function docsPage(spec: Spec): string {
   for (const [path, ops] of Object.entries(spec.paths ?? {}))
     for (const [method, op] of Object.entries(ops))
       rows.push(
-        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(op.summary ?? "")}</td></tr>`,
+        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(op.summary ?? "")}</td><td>${esc(Object.keys(op.responses ?? {}).join(" "))}</td></tr>`,
       );
   return page(
     "Switchyard API",
-    `<h1>Switchyard API</h1><p>The full machine-readable description is <a href="/openapi.json">/openapi.json</a>; errors are listed at <a href="/docs/errors">/docs/errors</a>.</p><table><tr><th>method</th><th>path</th><th>summary</th></tr>${rows.join("")}</table>`,
+    `<h1>Switchyard API</h1><p>The full machine-readable description, with every management response body, is <a href="/openapi.json">/openapi.json</a>; errors are listed at <a href="/docs/errors">/docs/errors</a>.</p><table><tr><th>method</th><th>path</th><th>summary</th><th>statuses</th></tr>${rows.join("")}</table>`,
   );
 }
 

@@ -82,4 +82,15 @@ describe("the OpenAPI document", () => {
     expect(statuses("members.create")).not.toContain("409");
     expect(statuses("invites.accept")).not.toContain("401");
   });
+
+  test("the /docs page lists each operation's statuses from the document", async () => {
+    const html = await (await s.fetch("/docs", { key: null })).text();
+    const row =
+      /<tr><td><code>DELETE<\/code><\/td><td><code>\/v1\/workspaces\/\{workspace_id\}\/budgets\/\{budget_id\}<\/code><\/td>.*?<\/tr>/.exec(
+        html,
+      )?.[0];
+    const listed = Object.keys(operation(MANAGEMENT_ROUTES["budgets.delete"])?.responses ?? {});
+    expect(listed).toEqual(expect.arrayContaining(["202", "204", "404"]));
+    expect(row).toContain(`<td>${listed.join(" ")}</td>`);
+  });
 });
