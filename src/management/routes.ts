@@ -2,7 +2,8 @@
 // features get only what they call (module.ts `features`); the others still take the whole bag.
 import { Elysia } from "elysia";
 import type { Management } from "./module";
-import { ERROR_MODEL, managementBodyParser } from "./mount";
+import { managementBodyParser } from "./mount";
+import { ERROR_MODEL } from "./route-docs";
 import { ErrorEnvelope } from "./response-schemas";
 import { apiKeyRoutes } from "./api-keys/routes";
 import { auditRoutes } from "./audit/routes";
