@@ -1,6 +1,7 @@
-// createManagement(): the control plane wired once. Each feature's routes get exactly what they call
-// (their repository, the audit writer, a transaction runner, the events, the clock, config values),
-// built here and never changed afterwards; the composition root (deps.ts) passes every collaborator in.
+// createManagement(): the control plane wired once. Each feature in `features` gets exactly what its
+// routes call (its repository, the audit writer, a transaction runner, the events, the clock, config
+// values), built here and never changed afterwards; deps.ts passes every collaborator in. The BYOK and
+// usage routes still read the object itself.
 import type { Catalog } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import type { Database } from "../platform/db/database";
@@ -127,4 +128,3 @@ export function createManagement(o: ManagementOptions) {
   return m as Readonly<Omit<typeof m, "validationTimeoutMs">> & { validationTimeoutMs: number };
 }
 export type Management = ReturnType<typeof createManagement>;
-export type Features = Management["features"];
