@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAIN, runCli, spawnServer, type ServerProcess } from "../support/spawn";
+import { MAIN, eventually, runCli, spawnServer, type ServerProcess } from "../support/spawn";
 import { GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/tuning/runtime-env";
 
 const dir = mkdtempSync(join(tmpdir(), "switchyard-tuning-"));
@@ -21,6 +21,11 @@ const logLines = (s: ServerProcess) =>
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The shutdown line, once the child's output has been read to it (it may trail the exit). */
+async function stoppedLine(s: ServerProcess): Promise<Record<string, unknown> | undefined> {
+  await eventually(() => logLines(s).some((l) => l.msg === "stopped"), 5_000, 10);
+  return logLines(s).find((l) => l.msg === "stopped");
+}
 
 test.if(process.platform === "linux")(
   "SWITCHYARD_TUNING=off: no re-execution, one line naming the ignored knob, no governor at shutdown",
@@ -34,9 +39,21 @@ test.if(process.platform === "linux")(
     expect(off).toHaveLength(1);
     expect(off[0]!.ignored).toBe("SWITCHYARD_UPSTREAM_CLIENT");
     expect(await s.stop("SIGTERM")).toBe(0);
-    const stopped = logLines(s).find((l) => l.msg === "stopped");
+    const stopped = await stoppedLine(s);
     expect(stopped).toBeDefined();
     expect(stopped!.gc).toBeUndefined();
+  },
+  30_000,
+);
+
+test.if(process.platform === "linux")(
+  "with tuning on, by contrast, the governor runs and the shutdown line carries its counters",
+  async () => {
+    const s = await spawnServer({ DATABASE_URL: `sqlite:${dir}/on.db`, SWITCHYARD_TUNING: "on" });
+    running.push(s);
+    expect(await s.stop("SIGTERM")).toBe(0);
+    expect(logLines(s).some((l) => String(l.msg).includes("SWITCHYARD_TUNING=off"))).toBe(false);
+    expect((await stoppedLine(s))?.gc).toMatchObject({ checks: expect.any(Number) });
   },
   30_000,
 );
