@@ -1,7 +1,7 @@
 // createManagement(): the control plane wired once. Each feature in `features` gets exactly what its
 // routes call (its repository, the audit writer, a transaction runner, the events, the clock, config
-// values), built here and never changed afterwards; deps.ts passes every collaborator in. The BYOK and
-// usage routes still read the object itself.
+// values), built here and never changed afterwards; deps.ts passes every collaborator in. The BYOK
+// routes still read the object itself.
 import type { Catalog } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import type { Database } from "../platform/db/database";
@@ -18,6 +18,7 @@ import { idempotencyStore } from "./idempotency/store";
 import { inviteRepo } from "./invites/repo";
 import { memberRepo } from "./members/repo";
 import { requestRepo } from "./requests/repo";
+import { seriesRepo } from "./usage/series-repo";
 import { usageRepo } from "./usage/repo";
 import type { ManagementStores } from "./stores";
 
@@ -82,6 +83,7 @@ export function createManagement(o: ManagementOptions) {
       workspaces: { workspaces: repos.workspaces, tx, audit },
       billing: { db: o.db, workspaces: repos.workspaces, now },
       audit: { audit: repos.audit },
+      usage: { usage: repos.usage, series: seriesRepo(o.db), now },
       requests: { requests: repos.requests, tx, audit },
       members: { members: repos.members, tx, audit, now },
       invites: { invites: repos.invites, members: repos.members, tx, audit, now },

@@ -28,7 +28,7 @@ export function managementRoutes(m: Management, maxBodyBytes: number, health: Ro
   const f = m.features;
   workspaceRoutes(app, m, f.workspaces);
   routingDefaultsRoutes(app, m, f.routingDefaults);
-  usageRoutes(app, m);
+  usageRoutes(app, m, f.usage);
   requestRoutes(app, m, f.requests);
   budgetRoutes(app, m, f.budgets);
   apiKeyRoutes(app, m, f.apiKeys);

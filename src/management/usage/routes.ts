@@ -2,11 +2,11 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import { mount, type Mounting } from "../mount";
 import { checkQuery, oneOf } from "../validate";
 import { GROUP_BY, type UsageRepo } from "./repo";
 import { seriesRoutes } from "./series-routes";
+import type { SeriesRepo } from "./series-repo";
 import { DAY_MS, Day, dayOf, validDay } from "./series-range";
 
 export const UsageQuery = Type.Object({
@@ -47,18 +47,19 @@ export async function usageBody(
   return { group_by: groupBy, start_date: start, end_date: end, ...agg };
 }
 
-export function usageRoutes(app: Elysia, m: Management): Elysia {
-  mount(
-    app,
-    m,
-    "usage.get",
-    async (c) => ({ status: 200, body: await usageBody({ usage: m.repos.usage, now: Date.now }, c.workspaceId, c.query) }),
-    {
-      query: UsageQuery,
-      response: Usage,
-      description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
-    },
-  );
-  seriesRoutes(app, m);
+/** The usage feature: the daily rollups, the request-record series and the clock. */
+export interface UsageFeature {
+  usage: UsageRepo;
+  series: SeriesRepo;
+  now: () => number;
+}
+
+export function usageRoutes(app: Elysia, m: Mounting, d: UsageFeature): Elysia {
+  mount(app, m, "usage.get", async (c) => ({ status: 200, body: await usageBody(d, c.workspaceId, c.query) }), {
+    query: UsageQuery,
+    response: Usage,
+    description: "Dates are inclusive UTC days; without them, the last 30 days. `requests` counts calls (final attempts).",
+  });
+  seriesRoutes(app, m, d);
   return app;
 }

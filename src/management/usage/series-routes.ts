@@ -4,11 +4,11 @@ import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
 import { ApiError } from "../../http/errors";
 import { mount, type Reply } from "../mount";
-import type { Management } from "../module";
+import type { Mounting } from "../mount";
 import { checkQuery, oneOf } from "../validate";
 import { buildSeries, UsageSeries } from "./series-build";
 import { bucketStarts, Day, dayOf, defaultStart, grid, INTERVALS, MAX_BUCKETS, validDay } from "./series-range";
-import { SERIES_GROUP_BY, seriesRepo, TTFT_BINS_DESCRIPTION } from "./series-repo";
+import { SERIES_GROUP_BY, TTFT_BINS_DESCRIPTION, type SeriesRepo } from "./series-repo";
 
 export const SeriesQuery = Type.Object({
   interval: Type.Optional(oneOf(INTERVALS)),
@@ -27,12 +27,12 @@ const DESCRIPTION = [
   "interpolated between each bin's smallest and largest value, so an estimate is off by less than its bin's width (exact when a bin holds at most two distinct values); null where a bucket has none.",
 ].join(" ");
 
-export function seriesRoutes(app: Elysia, m: Management): Elysia {
-  const repo = seriesRepo(m.db);
+export function seriesRoutes(app: Elysia, m: Mounting, d: { series: SeriesRepo; now: () => number }): Elysia {
+  const repo = d.series;
   const reply = async (workspaceId: string, query: Record<string, string | undefined>): Promise<Reply<UsageSeries>> => {
     const q = checkQuery(SeriesQuery, query);
     const interval = q.interval ?? "day";
-    const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(Date.now());
+    const end = q.end_date ? validDay(q.end_date, "end_date") : dayOf(d.now());
     const start = q.start_date ? validDay(q.start_date, "start_date") : defaultStart(interval, end);
     if (start > end) throw new ApiError("invalid_parameter", "Invalid 'end_date': must not be before start_date.", { param: "end_date" });
     const g = grid(interval, start, end);
