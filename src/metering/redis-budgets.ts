@@ -226,6 +226,8 @@ export class RedisBudgetCounters implements BudgetCounters {
     // Budgets created while the call ran count it too: applicability is evaluated now.
     const spendKeys =
       cost > 0 ? this.defsOf(served.workspaceId, (d) => budgetApplies(d, served)).map((d) => this.keyFor(d, reservation.at)) : [];
+    // A call no budget applies to holds nothing and adds to nothing: no round trip.
+    if (holdKeys.length === 0 && spendKeys.length === 0) return;
     try {
       await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
     } catch (err) {

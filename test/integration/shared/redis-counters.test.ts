@@ -120,6 +120,36 @@ describe("RedisBudgetCounters", () => {
     expect(await b.spend(d.id)).toBe(1050);
   });
 
+  test("a call no budget applies to sends Redis nothing to settle or release", async () => {
+    const sent: string[] = [];
+    const client = one.client as unknown as { sendCommand(c: { name: string }): unknown };
+    const original = client.sendCommand;
+    client.sendCommand = function (this: unknown, c: { name: string }) {
+      sent.push(c.name);
+      return original.call(this, c);
+    };
+    try {
+      const settled = reserved(await a.reserve(ctx, 700));
+      await a.settle(settled, 650);
+      await a.release(reserved(await a.reserve(ctx, 10)));
+    } finally {
+      client.sendCommand = original;
+    }
+    expect(sent).toEqual([]);
+    // With a budget, the reservation and its settlement each take one script.
+    await a.upsertBudget(def());
+    client.sendCommand = function (this: unknown, c: { name: string }) {
+      sent.push(c.name);
+      return original.call(this, c);
+    };
+    try {
+      await a.settle(reserved(await a.reserve(ctx, 700)), 650);
+    } finally {
+      client.sendCommand = original;
+    }
+    expect(sent.filter((n) => n === "evalsha" || n === "eval").length).toBeGreaterThanOrEqual(2);
+  });
+
   test("a reservation whose instance never settles it stops holding headroom after its TTL", async () => {
     const crashed = new RedisBudgetCounters(one, t.db, logger, { reservationTtlMs: 150 });
     const d = def({ limitMicrodollars: 100 });
