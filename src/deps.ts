@@ -207,6 +207,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     catalog: () => catalog,
     events: managementEvents(budgets, shared, logger),
     ...(shared ? { idempotencyLock: shared.idempotencyLock } : {}),
+    validationTimeoutMs: config.byokValidationTimeoutMs,
     playgroundKeyTtlMs: config.file.playground_key_ttl_hours === undefined ? undefined : config.file.playground_key_ttl_hours * 3_600_000,
   });
   const metrics = new GatewayMetrics({ catalog, health, records, workspaceLabel: config.metrics.workspaceLabel });

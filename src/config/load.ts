@@ -47,6 +47,8 @@ export interface Config {
   file: FileConfig;
   /** The largest request body accepted, in bytes (config file `max_request_body_mb`; 20 MB and 1 MB by default). */
   maxRequestBodyBytes: { inference: number; management: number };
+  /** How long adding a BYOK key waits for the provider's validation answer, ms (config file `byok_validation_timeout_ms`; 10 s by default). */
+  byokValidationTimeoutMs: number;
   /** How long the route of a Responses ID is remembered, ms (config file `response_route_ttl_hours`; 30 days by default). */
   responseRouteTtlMs: number;
   /** The Responses store (config file `responses`): on unless `store` is false; rows expire after ttlMs; larger ones are not kept. */
@@ -71,6 +73,9 @@ const DEFAULTS: Record<string, string> = {
   SWITCHYARD_HEAP_LIMIT_MB: "3",
   SWITCHYARD_UPSTREAM_CLIENT: "sockets",
 };
+
+/** A provider that has not answered a key check in 10 s is taken as unavailable (502, nothing saved). */
+export const DEFAULT_BYOK_VALIDATION_TIMEOUT_MS = 10_000;
 
 const MB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
@@ -210,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
       inference: Math.floor((file.max_request_body_mb?.inference ?? 20) * MB),
       management: Math.floor((file.max_request_body_mb?.management ?? 1) * MB),
     }),
+    byokValidationTimeoutMs: file.byok_validation_timeout_ms ?? DEFAULT_BYOK_VALIDATION_TIMEOUT_MS,
     responseRouteTtlMs: Math.floor((file.response_route_ttl_hours ?? DEFAULT_RESPONSE_ROUTE_TTL_HOURS) * HOUR_MS),
     responsesStore: Object.freeze({
       enabled: file.responses?.store !== false,

@@ -153,6 +153,8 @@ export const FileConfigSchema = Type.Object(
     trusted_proxies: Type.Optional(Type.Array(Type.String())),
     /** How long a playground key lives when its create body names no expiry, in hours (default 24). */
     playground_key_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
+    /** How long adding a BYOK key waits for the provider to answer its validation call, in ms (default 10,000). */
+    byok_validation_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
     /** How long the route that served a Responses ID is remembered for `previous_response_id` follow-ups, in hours (default 720: 30 days). */
     response_route_ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8760 })),
     /** Responses the gateway keeps for previous_response_id, GET and DELETE /v1/responses/{id} (docs/configuration.md). */

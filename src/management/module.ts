@@ -1,7 +1,6 @@
 // createManagement(): the control plane wired once. Each feature in `features` gets exactly what its
 // routes call (its repository, the audit writer, a transaction runner, the events, the clock, config
-// values), built here and never changed afterwards; deps.ts passes every collaborator in. The BYOK
-// routes still read the object itself.
+// values), built here and never changed afterwards; deps.ts passes every collaborator in.
 import type { Catalog } from "../catalog/types";
 import type { ApiKeyCache } from "../auth/key-cache";
 import type { Database } from "../platform/db/database";
@@ -11,7 +10,8 @@ import type { WorkspaceRepo } from "./workspaces/repo";
 import { auditRepo, auditWriter, type Transact } from "./audit/repo";
 import { budgetRepo, type BudgetRow } from "./budgets/repo";
 import { budgetFromRow, loadSpend } from "../metering/budget-spend";
-import { DEFAULT_VALIDATION_TIMEOUT_MS, validateWithAdapter, type CredentialValidator } from "./byok-keys/credential";
+import { DEFAULT_BYOK_VALIDATION_TIMEOUT_MS } from "../config/load";
+import { validateWithAdapter, type CredentialValidator } from "./byok-keys/credential";
 import { noEvents, type ManagementEvents } from "./events";
 import { MemoryIdempotencyLock, type IdempotencyLock } from "./idempotency/lock";
 import { idempotencyStore } from "./idempotency/store";
@@ -33,6 +33,7 @@ export interface ManagementOptions {
   stores: ManagementStores;
   catalog: () => Catalog;
   validateCredential?: CredentialValidator;
+  /** How long a BYOK key's provider check may take, ms (config `byok_validation_timeout_ms`). */
   validationTimeoutMs?: number;
   events?: ManagementEvents;
   idempotencyLock?: IdempotencyLock;
@@ -70,8 +71,6 @@ export function createManagement(o: ManagementOptions) {
     repos,
     masterKey: stores.masterKey,
     catalog: o.catalog,
-    validateCredential: o.validateCredential ?? validateWithAdapter,
-    validationTimeoutMs: o.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
     events,
     idempotency,
     /** Hot path: the router reads routing defaults here, synchronously. */
@@ -109,6 +108,20 @@ export function createManagement(o: ManagementOptions) {
         audit,
         now,
       },
+      byok: {
+        byok: repos.byok,
+        store: stores.byok,
+        catalog: o.catalog,
+        masterKey: stores.masterKey,
+        validate: o.validateCredential ?? validateWithAdapter,
+        validationTimeoutMs: o.validationTimeoutMs ?? DEFAULT_BYOK_VALIDATION_TIMEOUT_MS,
+        events,
+        shared: o.shared,
+        tx,
+        audit,
+        logger: o.logger,
+        now,
+      },
       routingDefaults: {
         repo: repos.routingDefaults,
         store: stores.routingDefaults,
@@ -125,8 +138,9 @@ export function createManagement(o: ManagementOptions) {
     start: stores.start,
     stop: stores.stop,
   };
-  // Fixed once built; the BYOK routes (not yet given their own feature) read the validation timeout per call,
-  // which tests shorten.
-  return m as Readonly<Omit<typeof m, "validationTimeoutMs">> & { validationTimeoutMs: number };
+  return m as Readonly<Omit<typeof m, "features">> & { readonly features: Fixed<typeof m.features> };
 }
+
+/** Fixed once built: neither the object's fields nor a feature's collaborators are reassigned afterwards. */
+type Fixed<F> = { readonly [K in keyof F]: Readonly<F[K]> };
 export type Management = ReturnType<typeof createManagement>;

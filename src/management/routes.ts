@@ -1,5 +1,6 @@
-// The management API as one Elysia plugin: every row of route-table.ts, mounted by feature. Converted
-// features get only what they call (module.ts `features`); the others still take the whole bag.
+// The management API as one Elysia plugin: every row of route-table.ts, mounted by feature. Each feature
+// gets only what it calls (module.ts `features`); the control plane object goes to each only as its
+// mounting (mount.ts: the key check, the log, Idempotency-Key).
 import { Elysia } from "elysia";
 import type { Management } from "./module";
 import { managementBodyParser } from "./mount";
@@ -32,7 +33,7 @@ export function managementRoutes(m: Management, maxBodyBytes: number, health: Ro
   requestRoutes(app, m, f.requests);
   budgetRoutes(app, m, f.budgets);
   apiKeyRoutes(app, m, f.apiKeys);
-  byokRoutes(app, m);
+  byokRoutes(app, m, f.byok);
   billingRoutes(app, m, f.billing);
   memberRoutes(app, m, f.members);
   inviteRoutes(app, m, f.invites);

@@ -7,5 +7,3 @@ export type CredentialValidator = (provider: ProviderEntry, apiKey: string, time
 
 export const validateWithAdapter: CredentialValidator = (p, apiKey, timeoutMs) =>
   adapterFor(p.adapter).validateCredential(p.baseUrl, apiKey, timeoutMs);
-
-export const DEFAULT_VALIDATION_TIMEOUT_MS = 10_000;

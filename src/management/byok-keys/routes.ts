@@ -3,11 +3,20 @@
 // redacted metadata only.
 import { Type } from "@sinclair/typebox";
 import type { Elysia } from "elysia";
-import { mount } from "../mount";
-import type { Management } from "../module";
+import { mount, type Mounting } from "../mount";
 import { writeOutcome } from "../propagation";
 import { check, uuidParam } from "../validate";
-import { ByokKey, ByokKeyDeleted, ByokKeyList, createByokKey, deleteByokKey, getByokKey, renderByokKey, updateByokKey } from "./service";
+import {
+  ByokKey,
+  ByokKeyDeleted,
+  type ByokFeature,
+  ByokKeyList,
+  createByokKey,
+  deleteByokKey,
+  getByokKey,
+  renderByokKey,
+  updateByokKey,
+} from "./service";
 import type { ByokRow } from "./repo";
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "a string of 1 to 100 characters" });
@@ -32,14 +41,14 @@ export const ByokPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function byokRoutes(app: Elysia, m: Management): Elysia {
+export function byokRoutes(app: Elysia, m: Mounting, d: ByokFeature): Elysia {
   const keyId = (p: Record<string, string | undefined>) => uuidParam(p.byok_key_id, "byok_key_id");
   mount(
     app,
     m,
     "byok.list",
     async (c) => {
-      const rows = await m.repos.byok.list(c.workspaceId);
+      const rows = await d.byok.list(c.workspaceId);
       return { status: 200, body: { byok_keys: rows.map((r) => renderByokKey(r)), count: rows.length } };
     },
     { response: ByokKeyList },
@@ -50,11 +59,11 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
     "byok.create",
     async (c) => {
       const b = check(ByokCreateBody, c.body);
-      const out = writeOutcome(m.shared, "created");
+      const out = writeOutcome(d.shared, "created");
       const reply = (row: ByokRow) => ({ status: out.status, body: renderByokKey(row, out.propagationStatus) });
       // Stored for Idempotency-Key in the create's own transaction, so both commit or neither.
       const row = await createByokKey(
-        m,
+        d,
         c.actorId,
         c.workspaceId,
         {
@@ -77,7 +86,7 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
       description: "The secret is validated with the provider before it is saved, then encrypted at rest and never returned.",
     },
   );
-  mount(app, m, "byok.get", async (c) => ({ status: 200, body: renderByokKey(await getByokKey(m, c.workspaceId, keyId(c.params))) }), {
+  mount(app, m, "byok.get", async (c) => ({ status: 200, body: renderByokKey(await getByokKey(d, c.workspaceId, keyId(c.params))) }), {
     response: ByokKey,
   });
   mount(
@@ -87,13 +96,13 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
     async (c) => {
       const id = keyId(c.params);
       const b = check(ByokPatchBody, c.body);
-      const row = await updateByokKey(m, c.actorId, c.workspaceId, id, {
+      const row = await updateByokKey(d, c.actorId, c.workspaceId, id, {
         name: b.name,
         isDefault: b.is_default,
         disabled: b.disabled,
         accountTier: b.account_tier,
       });
-      const out = writeOutcome(m.shared, "updated");
+      const out = writeOutcome(d.shared, "updated");
       return { status: out.status, body: renderByokKey(row, out.propagationStatus) };
     },
     { body: ByokPatchBody, response: ByokKey },
@@ -104,8 +113,8 @@ export function byokRoutes(app: Elysia, m: Management): Elysia {
     "byok.delete",
     async (c) => {
       const id = keyId(c.params);
-      await deleteByokKey(m, c.actorId, c.workspaceId, id);
-      const out = writeOutcome(m.shared, "deleted");
+      await deleteByokKey(d, c.actorId, c.workspaceId, id);
+      const out = writeOutcome(d.shared, "deleted");
       return {
         status: out.status,
         body: out.status === 204 ? undefined : { id, deleted: true as const, propagation_status: out.propagationStatus },

@@ -2,18 +2,40 @@
 // saved, sealed with AES-256-GCM under the master key, and never rendered, logged or audited; only a
 // masked prefix is kept for display. The hot-path store is refreshed before the answer.
 import { Type, type Static } from "@sinclair/typebox";
-import type { ProviderEntry } from "../../catalog/types";
+import type { Catalog, ProviderEntry } from "../../catalog/types";
 import { maskSecret, sealSecret } from "../../crypto/secret-box";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../platform/ids";
-import { recordAudit } from "../audit/repo";
-import type { Management } from "../module";
+import type { Logger } from "../../platform/logger";
+import type { MasterKey } from "../../platform/master-key";
+import type { AuditWriter, Transact } from "../audit/repo";
+import type { ManagementEvents } from "../events";
 import type { PropagationStatus } from "../propagation";
 import { iso } from "../validate";
 import { Iso, IsoOrNull, listOf, Propagation, StringOrNull } from "../response-schemas";
-import type { ByokPatch, ByokRow, TierSource, ValidationStatus } from "./repo";
-import { byokAad } from "./store";
+import type { CredentialValidator } from "./credential";
+import type { ByokPatch, ByokRepo, ByokRow, TierSource, ValidationStatus } from "./repo";
+import { byokAad, type ByokKeyStore } from "./store";
 import type { Orm } from "../../platform/db/database";
+
+/** What the BYOK routes and this service use. */
+export interface ByokFeature {
+  byok: ByokRepo;
+  /** The hot-path store, refreshed before a write answers so the key is routable (or gone) at once. */
+  store: Pick<ByokKeyStore, "refreshWorkspace">;
+  catalog: () => Catalog;
+  masterKey: () => MasterKey;
+  /** The provider's check of a secret, and how long it may take (config `byok_validation_timeout_ms`). */
+  validate: CredentialValidator;
+  validationTimeoutMs: number;
+  events: Pick<ManagementEvents, "onByokChanged">;
+  /** Shared mode: writes answer 202 (propagation.ts). */
+  shared: boolean;
+  tx: Transact;
+  audit: AuditWriter;
+  logger: Logger;
+  now: () => number;
+}
 
 export interface CreateByokInput {
   provider: string;
@@ -31,8 +53,8 @@ export interface PatchByokInput {
   accountTier?: string | null;
 }
 
-function byokProvider(m: Management, id: string): ProviderEntry {
-  const p = m.catalog().providers.get(id);
+function byokProvider(d: ByokFeature, id: string): ProviderEntry {
+  const p = d.catalog().providers.get(id);
   if (!p?.byok)
     throw new ApiError("invalid_parameter", "Invalid 'provider': not a provider that accepts BYOK keys (see /v1/byok/providers).", {
       param: "provider",
@@ -59,10 +81,10 @@ function resolveTier(
   return p.defaultTier ? { tier: p.defaultTier, source: "fallback" } : { tier: null, source: null };
 }
 
-async function validateWithProvider(m: Management, p: ProviderEntry, secret: string): Promise<string | undefined> {
-  const check = await m.validateCredential(p, secret, m.validationTimeoutMs);
+async function validateWithProvider(d: ByokFeature, p: ProviderEntry, secret: string): Promise<string | undefined> {
+  const check = await d.validate(p, secret, d.validationTimeoutMs);
   // Only the outcome is logged: an upstream message might quote part of the key.
-  m.logger.debug("BYOK credential validation", { provider: p.id, ok: check.ok, kind: check.ok ? undefined : check.kind });
+  d.logger.debug("BYOK credential validation", { provider: p.id, ok: check.ok, kind: check.ok ? undefined : check.kind });
   if (check.ok) return check.detectedTier;
   if (check.kind === "invalid") {
     throw new ApiError("invalid_provider_credentials", `${p.displayName} rejected this API key; nothing was saved.`, { param: "api_key" });
@@ -76,25 +98,25 @@ async function validateWithProvider(m: Management, p: ProviderEntry, secret: str
   );
 }
 
-async function applied(m: Management, workspaceId: string): Promise<void> {
-  await m.byok.refreshWorkspace(workspaceId);
-  m.events.onByokChanged(workspaceId);
+async function applied(d: ByokFeature, workspaceId: string): Promise<void> {
+  await d.store.refreshWorkspace(workspaceId);
+  d.events.onByokChanged(workspaceId);
 }
 
 export async function createByokKey(
-  m: Management,
+  d: ByokFeature,
   actorId: string | null,
   workspaceId: string,
   input: CreateByokInput,
   within?: (o: Orm, row: ByokRow) => Promise<void>,
 ): Promise<ByokRow> {
-  const p = byokProvider(m, input.provider);
+  const p = byokProvider(d, input.provider);
   if (input.accountTier !== null) checkTier(p, input.accountTier);
-  const detected = await validateWithProvider(m, p, input.apiKey);
+  const detected = await validateWithProvider(d, p, input.apiKey);
   const { tier, source } = resolveTier(p, input.accountTier, detected);
-  const now = Date.now();
+  const now = d.now();
   const id = newId();
-  const sealed = sealSecret(m.masterKey(), input.apiKey, byokAad({ workspaceId, id }));
+  const sealed = sealSecret(d.masterKey(), input.apiKey, byokAad({ workspaceId, id }));
   const row: ByokRow = {
     id,
     workspaceId,
@@ -111,10 +133,10 @@ export async function createByokKey(
     createdAt: now,
     updatedAt: now,
   };
-  await m.db.tx(async (o) => {
-    if (row.isDefault) await m.repos.byok.clearDefault(o, workspaceId, p.id, id, now);
-    await m.repos.byok.insert(o, row);
-    await recordAudit(o, m.db, {
+  await d.tx(async (o) => {
+    if (row.isDefault) await d.byok.clearDefault(o, workspaceId, p.id, id, now);
+    await d.byok.insert(o, row);
+    await d.audit(o, {
       workspaceId,
       type: "byok_key.created",
       actorApiKeyId: actorId,
@@ -123,30 +145,30 @@ export async function createByokKey(
     });
     await within?.(o, row);
   });
-  await applied(m, workspaceId);
+  await applied(d, workspaceId);
   return row;
 }
 
-export async function getByokKey(m: Management, workspaceId: string, id: string): Promise<ByokRow> {
-  const row = await m.repos.byok.get(workspaceId, id);
+export async function getByokKey(d: ByokFeature, workspaceId: string, id: string): Promise<ByokRow> {
+  const row = await d.byok.get(workspaceId, id);
   if (!row) throw new ApiError("not_found", "BYOK key not found.");
   return row;
 }
 
 export async function updateByokKey(
-  m: Management,
+  d: ByokFeature,
   actorId: string | null,
   workspaceId: string,
   id: string,
   input: PatchByokInput,
 ): Promise<ByokRow> {
-  const current = await getByokKey(m, workspaceId, id);
+  const current = await getByokKey(d, workspaceId, id);
   const patch: ByokPatch = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.isDefault !== undefined) patch.isDefault = input.isDefault;
   if (input.disabled !== undefined) patch.disabled = input.disabled;
   if (input.accountTier !== undefined) {
-    const p = m.catalog().providers.get(current.provider);
+    const p = d.catalog().providers.get(current.provider);
     if (input.accountTier !== null && p) checkTier(p, input.accountTier);
     const r =
       input.accountTier === null
@@ -155,11 +177,11 @@ export async function updateByokKey(
     patch.accountTier = r.tier;
     patch.accountTierSource = r.source as TierSource | null;
   }
-  const now = Date.now();
-  const row = await m.db.tx(async (o) => {
-    if (patch.isDefault) await m.repos.byok.clearDefault(o, workspaceId, current.provider, id, now);
-    const updated = await m.repos.byok.update(o, workspaceId, id, patch, now);
-    await recordAudit(o, m.db, {
+  const now = d.now();
+  const row = await d.tx(async (o) => {
+    if (patch.isDefault) await d.byok.clearDefault(o, workspaceId, current.provider, id, now);
+    const updated = await d.byok.update(o, workspaceId, id, patch, now);
+    await d.audit(o, {
       workspaceId,
       type: "byok_key.updated",
       actorApiKeyId: actorId,
@@ -175,15 +197,15 @@ export async function updateByokKey(
     });
     return updated!;
   });
-  await applied(m, workspaceId);
+  await applied(d, workspaceId);
   return row;
 }
 
-export async function deleteByokKey(m: Management, actorId: string | null, workspaceId: string, id: string): Promise<void> {
-  await m.db.tx(async (o) => {
-    const removed = await m.repos.byok.remove(o, workspaceId, id);
+export async function deleteByokKey(d: ByokFeature, actorId: string | null, workspaceId: string, id: string): Promise<void> {
+  await d.tx(async (o) => {
+    const removed = await d.byok.remove(o, workspaceId, id);
     if (!removed) throw new ApiError("not_found", "BYOK key not found.");
-    await recordAudit(o, m.db, {
+    await d.audit(o, {
       workspaceId,
       type: "byok_key.deleted",
       actorApiKeyId: actorId,
@@ -191,7 +213,7 @@ export async function deleteByokKey(m: Management, actorId: string | null, works
       data: { provider: removed.provider, name: removed.name },
     });
   });
-  await applied(m, workspaceId);
+  await applied(d, workspaceId);
 }
 
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));

@@ -85,6 +85,7 @@ export interface SessionOptions {
   /** Full admin key to use (the canary test plants a marker in it). */
   adminKey?: string;
   platformKey?: string;
+  /** The config file's `byok_validation_timeout_ms` (300 unless given). */
   validationTimeoutMs?: number;
 }
 
@@ -111,9 +112,10 @@ export async function openSession(kind: "sqlite" | "postgres", opts: SessionOpti
         },
         beta: { adapter: "openai", base_url: mock.baseUrl, display_name: "Beta", byok: false },
       },
+      // A provider that never answers gets its verdict quickly (the BYOK timeout tests).
+      byok_validation_timeout_ms: opts.validationTimeoutMs ?? 300,
     },
   });
-  s.deps.management.validationTimeoutMs = opts.validationTimeoutMs ?? 300;
   const bodies: string[] = [];
   const call = async (method: string, path: string, o: CallOpts = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
