@@ -1,56 +1,44 @@
 // The Postgres dialect's bulk writes (Database.insertIgnoring, insertRecords, upsertAdding): one
-// multi-row statement per chunk of 400 rows through Drizzle's builder.
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+// fixed-text unnest statement per table and conflict rule (pg-unnest.ts), run on the postgres.js handle
+// under the Drizzle transaction, and prepared once per connection whatever the batch size.
+import type postgres from "postgres";
+import { unnestStatement, type UnnestOptions, type UnnestStatement } from "./pg-unnest";
 import * as pgSchema from "./schema-pg";
-import type { Database, Tables } from "./database";
+import type { Database, Orm, TableName } from "./database";
 
-/** The slice of Drizzle's Postgres insert builder insertIgnoring uses (typed loosely: one code path for every table). */
-interface PgInsertable {
-  insert(t: unknown): {
-    values(rows: readonly unknown[]): PromiseLike<unknown> & {
-      onConflictDoNothing(o: {
-        target: unknown[];
-      }): PromiseLike<unknown> & { returning(cols: Record<string, unknown>): Promise<Record<string, unknown>[]> };
-    };
-  };
+type PgHandle = postgres.Sql | postgres.TransactionSql;
+
+/** The postgres.js handle under a Drizzle postgres-js database or transaction (its session's client). */
+function clientOf(orm: Orm): PgHandle {
+  const c = (orm as unknown as { session?: { client?: { unsafe?: unknown } } }).session?.client;
+  if (typeof c?.unsafe !== "function") throw new Error("pg-inserts: not a Drizzle postgres-js handle");
+  return c as PgHandle;
 }
 
-/** The slice of Drizzle's Postgres insert builder upsertAdding uses. */
-interface PgUpsertable {
-  insert(t: unknown): {
-    values(rows: readonly unknown[]): { onConflictDoUpdate(o: { target: unknown[]; set: Record<string, SQL> }): PromiseLike<unknown> };
-  };
+const statements = new Map<string, UnnestStatement>();
+function statementFor(table: TableName, o: Required<UnnestOptions>): UnnestStatement {
+  const id = `${table}|${o.conflict.join(",")}|${o.add.join(",")}|${o.returning.join(",")}`;
+  let s = statements.get(id);
+  if (!s) statements.set(id, (s = unnestStatement(pgSchema[table], o)));
+  return s;
 }
 
-const insertIgnoring: Database["insertIgnoring"] = async (tx, table, rows, conflict, returning) => {
-  const t = pgSchema[table] as unknown as Tables[typeof table];
-  const cols = getTableColumns(t) as Record<string, unknown>;
-  const out: Record<string, unknown>[] = [];
-  // 400 rows × ≤ 30 columns stays far below Postgres' 65,535 parameters per statement.
-  for (let i = 0; i < rows.length; i += 400) {
-    const q = (tx as unknown as PgInsertable)
-      .insert(t)
-      .values(rows.slice(i, i + 400))
-      .onConflictDoNothing({ target: conflict.map((k) => cols[k]) });
-    if (returning.length) out.push(...(await q.returning(Object.fromEntries(returning.map((k) => [k, cols[k]])))));
-    else await q;
-  }
-  return out;
-};
+/** The request records' statement, built at load: the record writer runs it on every flush. */
+export const RECORD_INSERT = statementFor("requestRecords", { conflict: ["id"], add: [], returning: ["id"] });
+
+async function run(orm: Orm, s: UnnestStatement, rows: readonly object[]): Promise<Record<string, unknown>[]> {
+  if (!rows.length) return [];
+  return clientOf(orm).unsafe(s.text, s.params(rows), { prepare: true }) as Promise<Record<string, unknown>[]>;
+}
 
 export const pgInserts: Pick<Database, "insertIgnoring" | "insertRecords" | "upsertAdding"> = {
-  insertIgnoring,
-  insertRecords: async (tx, rows) => (await insertIgnoring(tx, "requestRecords", rows, ["id"], ["id"])).map((r) => r.id as string),
+  insertIgnoring: async (tx, table, rows, conflict, returning) => {
+    const s = statementFor(table, { conflict, add: [], returning });
+    const out = await run(tx, s, rows);
+    return returning.length ? out.map((r) => s.returned(r)) : [];
+  },
+  insertRecords: async (tx, rows) => (await run(tx, RECORD_INSERT, rows)).map((r) => RECORD_INSERT.returned(r).id as string),
   upsertAdding: async (tx, table, rows, conflict, add) => {
-    const t = pgSchema[table] as unknown as Tables[typeof table];
-    const cols = getTableColumns(t) as unknown as Record<string, PgColumn>;
-    const set = Object.fromEntries(add.map((k) => [k, sql`${cols[k]} + excluded.${sql.identifier(cols[k]!.name)}`]));
-    for (let i = 0; i < rows.length; i += 400) {
-      await (tx as unknown as PgUpsertable)
-        .insert(t)
-        .values(rows.slice(i, i + 400))
-        .onConflictDoUpdate({ target: conflict.map((k) => cols[k]), set });
-    }
+    await run(tx, statementFor(table, { conflict, add, returning: [] }), rows);
   },
 };
