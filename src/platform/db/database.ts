@@ -23,7 +23,7 @@ export interface Database {
    * Bulk insert that skips rows conflicting on `conflict` and returns the `returning` columns of the rows
    * really inserted; inside `tx`, with its handle. The record writer's hot path: on SQLite one cached
    * prepared statement per row (Drizzle's rendering and placeholder filling cost far more than SQLite's
-   * own work); on Postgres one multi-row statement per chunk.
+   * own work); on Postgres one unnest statement of fixed text for the whole batch (pg-unnest.ts).
    */
   insertIgnoring<K extends TableName>(
     orm: Orm,
@@ -44,7 +44,7 @@ export interface Database {
    * Bulk upsert that adds: a row whose `conflict` columns match a stored row adds its `add` columns to
    * that row's (counters such as usage rollups). Rows must be unique on `conflict` (Postgres refuses
    * two in one statement). Inside `tx`; on SQLite one cached prepared statement per row (Drizzle built
-   * and compiled a new statement for every record batch), on Postgres one multi-row statement per chunk.
+   * and compiled a new statement for every record batch), on Postgres one unnest statement of fixed text.
    */
   upsertAdding<K extends TableName>(
     orm: Orm,
