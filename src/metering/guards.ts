@@ -4,16 +4,17 @@
 // and budget reservations; and the credit and budget headers on success.
 import { ApiError } from "../http/errors";
 import type { Admission, Admitted, CallContext, Guards } from "../inference/context";
-import type { BudgetCounters, ReserveResult } from "./budgets";
+import type { BudgetCounters } from "./budgets";
 import type { BudgetPeriod } from "./periods";
-import type { CreditHold, CreditHolds } from "./credit-holds";
 import type { CreditService } from "./credits";
 import type { RecordWriter } from "./record-writer";
+import type { CreditAsk, Reservations, Reserved } from "./reservations";
 
 export interface GuardDeps {
   credits: CreditService;
-  /** Worst-case costs held against balances by calls in flight (memory, or Redis in shared mode). */
-  creditHolds: CreditHolds;
+  /** Credit holds and budget reservations of calls in flight, taken together (memory, or Redis in shared mode). */
+  reservations: Reservations;
+  /** The budget headers. */
   budgets: BudgetCounters;
   writer: RecordWriter;
   enforceCredits: boolean;
@@ -32,42 +33,33 @@ export function meteringGuards(d: GuardDeps): Guards {
   /** Calls admitted without a credit hold because a BYOK route may serve them: their platform routes are skipped. */
   const unheld = new WeakSet<CallContext>();
   /** A reservation made (or refused) → the admission that settles or releases it exactly once. */
-  const admitted = (r: ReserveResult, hold: CreditHold | null): Admitted => {
+  const admitted = (ctx: CallContext, r: Reserved, credit: CreditAsk | null): Admitted => {
     if (!r.ok) {
-      if (hold) ignoreFailure(d.creditHolds.release(hold));
+      if (r.code === "insufficient_credits") return { ok: false, error: noCredit() };
       d.onBudgetRefused?.(r.budget.period);
       return { ok: false, error: new ApiError("budget_exceeded", r.message) };
     }
+    const { held } = r;
+    if (credit && held.hold === null) unheld.add(ctx);
     let done = false;
     // The call's debit is applied (records.enqueue) before it settles, so releasing the hold then never
     // leaves a moment where neither counts.
-    const end = () => {
-      done = true;
-      if (hold) ignoreFailure(d.creditHolds.release(hold));
-    };
     const admission: Admission = {
       settle(cost, served) {
         if (done) return;
-        end();
+        done = true;
         // The cost counts against the budgets of whoever served it (a fallback may have changed the
         // provider or the credential kind since the reservation); the holds are released as made.
-        const ctx = { ...r.reservation.ctx, provider: served.provider, byok: served.byok };
-        ignoreFailure(d.budgets.settle(r.reservation, cost, ctx));
+        const ctx = { ...held.reservation.ctx, provider: served.provider, byok: served.byok };
+        ignoreFailure(d.reservations.settle(held, cost, ctx));
       },
       release() {
         if (done) return;
-        end();
-        ignoreFailure(d.budgets.release(r.reservation));
+        done = true;
+        ignoreFailure(d.reservations.release(held));
       },
     };
     return { ok: true, admission };
-  };
-  const reserveBudget = (ctx: CallContext, est: Parameters<Guards["admit"]>[1], hold: CreditHold | null) => {
-    const reserved = d.budgets.reserve(
-      { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok },
-      est.maxCostMicrodollars,
-    );
-    return reserved instanceof Promise ? reserved.then((r) => admitted(r, hold)) : admitted(reserved, hold);
   };
   return {
     // Synchronous with the memory stores (no promise per call), a promise with Redis.
@@ -83,15 +75,11 @@ export function meteringGuards(d: GuardDeps): Guards {
       // Only a call whose first candidate uses the platform key holds credit; when every candidate
       // needs it a refused hold refuses the call, otherwise the attempt loop skips the platform
       // candidates (platformAllowed).
-      if (!d.enforceCredits || est.byok) return reserveBudget(ctx, est, null);
-      const held = d.creditHolds.reserve(ctx.workspaceId, d.credits.balance(ctx.workspaceId), est.maxCostMicrodollars);
-      const next = (hold: CreditHold | null): Admitted | Promise<Admitted> => {
-        if (hold !== null) return reserveBudget(ctx, est, hold);
-        if (!est.anyByok) return { ok: false, error: noCredit() };
-        unheld.add(ctx);
-        return reserveBudget(ctx, est, null);
-      };
-      return held instanceof Promise ? held.then(next) : next(held);
+      const credit: CreditAsk | null =
+        !d.enforceCredits || est.byok ? null : { balance: d.credits.balance(ctx.workspaceId), required: !est.anyByok };
+      const spend = { workspaceId: ctx.workspaceId, apiKeyId: ctx.apiKeyId, provider: est.provider, byok: est.byok };
+      const r = d.reservations.reserve(spend, est.maxCostMicrodollars, credit);
+      return r instanceof Promise ? r.then((v) => admitted(ctx, v, credit)) : admitted(ctx, r, credit);
     },
     platformAllowed(ctx) {
       // Per attempt, the call's own hold (if any) already counted at admission: only the balance is checked.

@@ -1,7 +1,8 @@
-// The Lua scripts behind the shared budget counters (redis-budgets.ts). Each budget period is one hash:
+// The Lua scripts behind shared admission (redis-admission.ts). Each budget period is one hash:
 //   spent        integer microdollars settled in the period (seeded from Postgres)
 //   r:<id>       a reservation in flight: "<amount>:<deadline epoch ms>"
-// Reservations carry a deadline so that an instance that dies mid-call cannot hold headroom forever:
+// and each workspace's credit holds one hash of `h:<id>` fields in the same format (redis-credit-holds.ts).
+// Reservations and holds carry a deadline so that an instance that dies mid-call cannot hold headroom forever:
 // expired ones are dropped by the next reserve. Times come from Redis' clock (TIME), shared by all.
 // Scripts touch several keys at once, so shared mode needs one Redis (or all keys in one Cluster slot).
 
@@ -21,55 +22,79 @@ return 0
 `;
 
 /**
- * KEYS the enforced budgets' period hashes; ARGV reservation id, amount, ttl ms, then one limit per key.
- * Admits while spent + live reservations < limit for every key, then adds the reservation to each.
- * Returns {1,0,0} admitted; {0,i,spent} refused by key i; {-1,i,0} key i is not seeded yet.
+ * The admission of one call, atomically: its reservation in every enforced budget and, when it holds
+ * credit, its credit hold (redis-admission.ts). KEYS the enforced budgets' period hashes, then the
+ * workspace's credit-holds hash when ARGV[4] > 0; ARGV reservation id, amount, ttl ms, credit mode (0 no
+ * hold; 1 a hold if the balance allows, else the call goes on without one; 2 a hold or a refusal),
+ * balance, then one limit per budget key. Credit: balance − live holds > 0. Budgets: spent + live
+ * reservations < limit for every key. Expired entries are dropped on the way; nothing else is written
+ * unless everything is granted. Returns {1,0,0,held} admitted (held 1 when the credit hold was taken);
+ * {0,i,spent,0} refused by budget key i; {-1,i,0,0} key i is not seeded yet; {2,0,0,0} no credit.
  */
 export const RESERVE = `${NOW}
-local n = #KEYS
-for i = 1, n do
-  if redis.call('EXISTS', KEYS[i]) == 0 then return {-1, i, 0} end
-end
-for i = 1, n do
-  local h = redis.call('HGETALL', KEYS[i])
+local function live(key, prefix)
+  local h = redis.call('HGETALL', key)
   local spent = 0
-  local reserved = 0
+  local sum = 0
   for j = 1, #h, 2 do
     local f = h[j]
     if f == 'spent' then
       spent = tonumber(h[j + 1])
-    elseif string.sub(f, 1, 2) == 'r:' then
+    elseif string.sub(f, 1, 2) == prefix then
       local v = h[j + 1]
       local sep = string.find(v, ':', 1, true)
       if tonumber(string.sub(v, sep + 1)) < now then
-        redis.call('HDEL', KEYS[i], f)
+        redis.call('HDEL', key, f)
       else
-        reserved = reserved + tonumber(string.sub(v, 1, sep - 1))
+        sum = sum + tonumber(string.sub(v, 1, sep - 1))
       end
     end
   end
-  if spent + reserved >= tonumber(ARGV[3 + i]) then return {0, i, spent} end
+  return spent, sum
+end
+local mode = tonumber(ARGV[4])
+local n = #KEYS
+local credit = 0
+if mode > 0 then
+  n = n - 1
+  local _, held = live(KEYS[n + 1], 'h:')
+  if tonumber(ARGV[5]) - held > 0 then
+    credit = 1
+  elseif mode == 2 then
+    return {2, 0, 0, 0}
+  end
+end
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[i]) == 0 then return {-1, i, 0, 0} end
+end
+for i = 1, n do
+  local spent, reserved = live(KEYS[i], 'r:')
+  if spent + reserved >= tonumber(ARGV[5 + i]) then return {0, i, spent, 0} end
 end
 local entry = ARGV[2] .. ':' .. string.format('%d', now + tonumber(ARGV[3]))
 for i = 1, n do
   redis.call('HSET', KEYS[i], 'r:' .. ARGV[1], entry)
 end
-return {1, 0, 0}
+if credit == 1 then
+  redis.call('HSET', KEYS[n + 1], 'h:' .. ARGV[1], entry)
+  redis.call('PEXPIRE', KEYS[n + 1], ARGV[3])
+end
+return {1, 0, 0, credit}
 `;
 
 /**
- * KEYS the hashes holding the reservation (ARGV[2] of them), then the hashes the cost counts in;
- * ARGV reservation id, number of holds, cost. Spend is added only to seeded periods: an absent one
- * will be seeded from Postgres, which gets this call's record.
+ * The ends of many calls in one script (redis-settle-queue.ts). ARGV triples: "d", key index, field
+ * (HDEL: a reservation or a credit hold ends) or "i", key index, cost (the cost adds to a period's
+ * spend, only if the period is seeded: an absent one will be seeded from Postgres, which gets this
+ * call's record).
  */
 export const SETTLE = `
-local holds = tonumber(ARGV[2])
-for i = 1, holds do
-  redis.call('HDEL', KEYS[i], 'r:' .. ARGV[1])
-end
-if tonumber(ARGV[3]) > 0 then
-  for i = holds + 1, #KEYS do
-    if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('HINCRBY', KEYS[i], 'spent', ARGV[3]) end
+for j = 1, #ARGV, 3 do
+  local key = KEYS[tonumber(ARGV[j + 1])]
+  if ARGV[j] == 'd' then
+    redis.call('HDEL', key, ARGV[j + 2])
+  elseif redis.call('EXISTS', key) == 1 then
+    redis.call('HINCRBY', key, 'spent', ARGV[j + 2])
   end
 end
 return 1

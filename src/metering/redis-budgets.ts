@@ -1,7 +1,9 @@
 // Shared budget counters (REDIS_URL): spend and reservations per budget period live in Redis, so every
 // instance admits against the same numbers (the rule of docs/contract.md "Rate limits, credits and budgets": admit while spent + reserved < limit,
 // then reserve). A period's hash is seeded from Postgres (the request records) the first time any
-// instance needs it, and expires a day after the period ends. Scripts: redis-budget-scripts.ts.
+// instance needs it, and expires a day after the period ends (redis-budget-periods.ts). Reservations are
+// taken by the admission script, with the call's credit hold when it has one, and ended in batches
+// (redis-admission.ts).
 //
 // Budget definitions are small and read on every call, so each instance keeps them in memory: applied
 // at once for writes through this instance, on invalidation messages from others, and re-read from
@@ -11,15 +13,23 @@
 // lost; each instance then enforces on its own view). Spend settled locally during an outage is not
 // replayed into Redis: Postgres has it, and the next seeded period starts from Postgres.
 import type { Database } from "../platform/db/database";
-import { withDeadline } from "../platform/deadline";
-import { sha256Hex } from "../platform/ids";
 import type { Logger } from "../platform/logger";
 import type { RedisConnection } from "../platform/redis";
-import { budgetApplies, budgetFromRow, loadSpend, type BudgetDef, type SpendContext } from "./budget-spend";
-import { exceededMessage, HEADER_PERIOD, MemoryBudgetCounters, type BudgetCounters, type Reservation, type ReserveResult } from "./budgets";
+import { budgetApplies, budgetFromRow, type BudgetDef, type SpendContext } from "./budget-spend";
+import {
+  exceededMessage,
+  HEADER_PERIOD,
+  MemoryBudgetCounters,
+  RESERVATION_TTL_MS,
+  type BudgetCounters,
+  type Reservation,
+  type ReserveResult,
+} from "./budgets";
 import { periodBounds, type BudgetPeriod } from "./periods";
 import { formatUsd } from "./pricing";
-import { RESERVE, SEED, SETTLE } from "./redis-budget-scripts";
+import { RedisAdmission, type CreditPart } from "./redis-admission";
+import { BudgetPeriods } from "./redis-budget-periods";
+import type { SettleOp } from "./redis-settle-queue";
 
 export interface RedisBudgetOptions {
   /** Definitions re-read from the database, ms. Default 2 s (inside the 5 s propagation promise). */
@@ -27,12 +37,12 @@ export interface RedisBudgetOptions {
   /** A reservation not settled within this long stops holding headroom. Default 15 min. */
   reservationTtlMs?: number;
   clock?: () => number;
+  /** Shared with the credit holds in shared mode, so that a call's hold and reservation take one script. */
+  admission?: RedisAdmission;
 }
 
-type Script<T> = (keys: string[], args: (string | number)[]) => Promise<T>;
-const DAY_MS = 86_400_000;
-/** A call waits this long at most for Postgres to seed a period; past it the local counters admit it. */
-const SEED_READ_MS = 1_000;
+/** A shared reservation taken with a credit hold in the same script (redis-reservations.ts). */
+export type ReservedWithCredit = { result: ReserveResult | { ok: false; code: "insufficient_credits" }; creditHeld: boolean };
 
 export class RedisBudgetCounters implements BudgetCounters {
   private readonly defs = new Map<string, BudgetDef>();
@@ -42,8 +52,8 @@ export class RedisBudgetCounters implements BudgetCounters {
   /** Reservations taken in Redis → the keys holding them. Others belong to the local counters they came from. */
   private readonly sharedHolds = new WeakMap<Reservation, string[]>();
   private readonly localOwner = new WeakMap<Reservation, MemoryBudgetCounters>();
-  private readonly seeding = new Map<string, Promise<void>>();
-  private readonly scripts: { seed: Script<number>; reserve: Script<number[]>; settle: Script<number> };
+  private readonly periods: BudgetPeriods;
+  readonly admission: RedisAdmission;
   private readonly clock: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
   private usingLocal = false;
@@ -56,11 +66,8 @@ export class RedisBudgetCounters implements BudgetCounters {
   ) {
     this.clock = opts.clock ?? Date.now;
     this.local = new MemoryBudgetCounters(db, this.clock);
-    this.scripts = {
-      seed: redis.defineScript("switchyardBudgetSeed", SEED),
-      reserve: redis.defineScript("switchyardBudgetReserve", RESERVE),
-      settle: redis.defineScript("switchyardBudgetSettle", SETTLE),
-    };
+    this.periods = new BudgetPeriods(redis, db);
+    this.admission = opts.admission ?? new RedisAdmission(redis, logger, opts.reservationTtlMs ?? RESERVATION_TTL_MS);
   }
 
   async load(): Promise<void> {
@@ -80,9 +87,11 @@ export class RedisBudgetCounters implements BudgetCounters {
     });
   }
 
-  stop(): void {
+  /** Stops the refresh and sends the queued settlements. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    await this.admission.stop();
   }
 
   /** Re-reads every budget definition (invalidation message or timer). */
@@ -131,9 +140,10 @@ export class RedisBudgetCounters implements BudgetCounters {
   async reserve(ctx: SpendContext, estimatedMicrodollars: number, now = this.clock()): Promise<ReserveResult> {
     if (this.redis.isUp()) {
       try {
-        const r = await this.sharedReserve(ctx, estimatedMicrodollars, now);
+        const { result } = await this.sharedReserve(ctx, estimatedMicrodollars, now);
         this.fallback(false);
-        return r;
+        // Without a credit part the script never answers insufficient_credits.
+        return result as ReserveResult;
       } catch (err) {
         this.fallback(true, err);
       }
@@ -144,12 +154,30 @@ export class RedisBudgetCounters implements BudgetCounters {
     return r;
   }
 
-  async settle(reservation: Reservation, actualMicrodollars: number, served: SpendContext = reservation.ctx): Promise<void> {
-    await this.end(reservation, Math.max(0, Math.round(actualMicrodollars)), served);
+  /** The reservation and the credit hold `credit` asks for, in one script; null while Redis cannot take them. */
+  async reserveWithCredit(
+    ctx: SpendContext,
+    estimated: number,
+    credit: CreditPart,
+    now = this.clock(),
+  ): Promise<ReservedWithCredit | null> {
+    if (!this.redis.isUp()) return null;
+    try {
+      const r = await this.sharedReserve(ctx, estimated, now, credit);
+      this.fallback(false);
+      return r;
+    } catch (err) {
+      this.fallback(true, err);
+      return null;
+    }
   }
 
-  async release(reservation: Reservation): Promise<void> {
-    await this.end(reservation, 0);
+  settle(reservation: Reservation, actualMicrodollars: number, served: SpendContext = reservation.ctx): Promise<void> | undefined {
+    return this.end(reservation, Math.max(0, Math.round(actualMicrodollars)), served);
+  }
+
+  release(reservation: Reservation): Promise<void> | undefined {
+    return this.end(reservation, 0);
   }
 
   async spend(budgetId: string, now = this.clock()): Promise<number> {
@@ -157,7 +185,7 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (!def) return 0;
     if (!this.redis.isUp()) return this.local.spend(budgetId, now);
     try {
-      return (await this.spentOf([def], now))[0]!;
+      return (await this.periods.spentOf([def], now))[0]!;
     } catch {
       return this.local.spend(budgetId, now);
     }
@@ -169,7 +197,7 @@ export class RedisBudgetCounters implements BudgetCounters {
     let spent: number[];
     try {
       if (!this.redis.isUp()) return this.local.headers(workspaceId, apiKeyId, now);
-      spent = await this.spentOf(defs, now);
+      spent = await this.periods.spentOf(defs, now);
     } catch {
       return this.local.headers(workspaceId, apiKeyId, now);
     }
@@ -188,33 +216,39 @@ export class RedisBudgetCounters implements BudgetCounters {
     return out;
   }
 
-  private async sharedReserve(ctx: SpendContext, estimated: number, now: number): Promise<ReserveResult> {
+  private async sharedReserve(ctx: SpendContext, estimated: number, now: number, credit?: CreditPart): Promise<ReservedWithCredit> {
     const enforced = this.defsOf(ctx.workspaceId, (d) => d.enforce && budgetApplies(d, ctx));
-    const keys = enforced.map((d) => this.keyFor(d, now));
+    const budgetKeys = enforced.map((d) => this.periods.keyFor(d, now));
     const amount = Math.max(0, Math.ceil(estimated));
     const id = crypto.randomUUID();
-    const args = [id, amount, this.opts.reservationTtlMs ?? 15 * 60_000, ...enforced.map((d) => d.limitMicrodollars)];
-    // A period nobody has seeded yet is seeded and the script retried (a few times: several may be new).
-    for (let attempt = 0; attempt <= keys.length; attempt++) {
-      const [verdict, index, spent] = keys.length ? await this.scripts.reserve(keys, args) : [1, 0, 0];
-      if (verdict === -1) {
-        await this.seed(enforced[index! - 1]!, now);
-        continue;
-      }
-      if (verdict === 0) {
-        const def = enforced[index! - 1]!;
-        return { ok: false, code: "budget_exceeded", budget: { ...def }, message: exceededMessage(def, spent!) };
-      }
-      const holds = enforced.map((d) => ({ budgetId: d.id, periodKey: periodBounds(d.period, now).key }));
-      const reservation: Reservation = { id, ctx: { ...ctx }, at: now, amount, holds };
-      this.sharedHolds.set(reservation, keys);
-      return { ok: true, reservation };
+    // No budget and no hold: nothing to ask Redis.
+    const v =
+      budgetKeys.length || credit
+        ? await this.admission.admit({
+            id,
+            amount,
+            budgetKeys,
+            limits: enforced.map((d) => d.limitMicrodollars),
+            ...(credit ? { credit } : {}),
+            seed: (i) => this.periods.seed(enforced[i]!, now),
+          })
+        : ({ kind: "admitted", creditHeld: false } as const);
+    if (v.kind === "no_credit") return { result: { ok: false, code: "insufficient_credits" }, creditHeld: false };
+    if (v.kind === "over_budget") {
+      const def = enforced[v.index]!;
+      return {
+        result: { ok: false, code: "budget_exceeded", budget: { ...def }, message: exceededMessage(def, v.spent) },
+        creditHeld: false,
+      };
     }
-    throw new Error("budget periods could not be seeded");
+    const holds = enforced.map((d) => ({ budgetId: d.id, periodKey: periodBounds(d.period, now).key }));
+    const reservation: Reservation = { id, ctx: { ...ctx }, at: now, amount, holds };
+    this.sharedHolds.set(reservation, budgetKeys);
+    return { result: { ok: true, reservation }, creditHeld: v.creditHeld };
   }
 
   /** Ends a reservation where it was taken; the cost counts in the periods containing reservation.at. */
-  private async end(reservation: Reservation, cost: number, served: SpendContext = reservation.ctx): Promise<void> {
+  private end(reservation: Reservation, cost: number, served: SpendContext = reservation.ctx): Promise<void> | undefined {
     const holdKeys = this.sharedHolds.get(reservation);
     const owner = this.localOwner.get(reservation);
     this.sharedHolds.delete(reservation);
@@ -223,63 +257,15 @@ export class RedisBudgetCounters implements BudgetCounters {
     // The local counters see every settled cost too, so a later fallback starts close to the truth.
     if (owner !== this.local && cost > 0) this.local.settle({ ...reservation, holds: [] }, cost, served);
     if (!holdKeys) return;
+    const ops: SettleOp[] = holdKeys.map((k) => ({ end: k, field: `r:${reservation.id}` }));
     // Budgets created while the call ran count it too: applicability is evaluated now.
-    const spendKeys =
-      cost > 0 ? this.defsOf(served.workspaceId, (d) => budgetApplies(d, served)).map((d) => this.keyFor(d, reservation.at)) : [];
-    // A call no budget applies to holds nothing and adds to nothing: no round trip.
-    if (holdKeys.length === 0 && spendKeys.length === 0) return;
-    try {
-      await this.scripts.settle([...holdKeys, ...spendKeys], [reservation.id, holdKeys.length, cost]);
-    } catch (err) {
-      // The reservation expires on its own; the cost is in the request record (Postgres).
-      this.logger.error("budget settle not applied in Redis", {
-        error: String(err),
-        reservation_id: reservation.id,
-        cost_microdollars: cost,
-      });
+    if (cost > 0) {
+      for (const d of this.defsOf(served.workspaceId, (d) => budgetApplies(d, served)))
+        ops.push({ spend: this.periods.keyFor(d, reservation.at), cost });
     }
+    // Queued with the other calls' ends (one script for all); a call no budget applies to sends nothing.
+    return this.admission.settles.push(reservation.id, ops);
   }
-
-  /** Current-period spend of each def, seeding periods nobody has seeded yet. */
-  private async spentOf(defs: BudgetDef[], now: number): Promise<number[]> {
-    const keys = defs.map((d) => this.keyFor(d, now));
-    const read = async () => (await Promise.all(keys.map((k) => this.redis.client.hget(k, "spent")))) as (string | null)[];
-    let values = await read();
-    if (values.some((v) => v === null)) {
-      await Promise.all(defs.map((d, i) => (values[i] === null ? this.seed(d, now) : undefined)));
-      values = await read();
-    }
-    return values.map((v) => Number(v ?? 0));
-  }
-
-  /** Seeds a period hash from Postgres unless it exists (one query per key per instance at a time). */
-  private seed(def: BudgetDef, now: number): Promise<void> {
-    const key = this.keyFor(def, now);
-    let p = this.seeding.get(key);
-    if (!p) {
-      p = (async () => {
-        const b = periodBounds(def.period, now);
-        const spent = await withDeadline<number | null>(loadSpend(this.db, def, b.start, b.end), SEED_READ_MS, () => null);
-        if (spent === null) throw new Error("budget period not seeded: the database did not answer in time");
-        await this.scripts.seed([key], [spent, b.end + DAY_MS]);
-      })().finally(() => this.seeding.delete(key));
-      this.seeding.set(key, p);
-    }
-    return p;
-  }
-
-  /** The period hash of `def` at `at`. Scope and include_byok are in the name: changing them starts a fresh seed. */
-  private keyFor(def: BudgetDef, at: number): string {
-    // The shape hash is per definition object (definitions are replaced, not mutated, when they change).
-    let shape = this.shapes.get(def);
-    if (shape === undefined) {
-      shape = sha256Hex(`${def.scope}|${def.scopeId}|${def.includeByok}`).slice(0, 8);
-      this.shapes.set(def, shape);
-    }
-    return this.redis.key("budget", def.id, periodBounds(def.period, at).key, shape);
-  }
-
-  private readonly shapes = new WeakMap<BudgetDef, string>();
 
   private async rebuildLocal(): Promise<void> {
     const fresh = new MemoryBudgetCounters(this.db, this.clock);

@@ -1,7 +1,9 @@
 // Shared credit holds (REDIS_URL): each workspace's holds live in one Redis hash, so every instance
 // admits against the holds of all instances (the rule of credit-holds.ts). Fields `h:<id>` hold
 // "<amount>:<deadline epoch ms>"; expired ones are dropped by the next reserve, so an instance that
-// dies mid-call holds nothing for longer than the TTL. The balance itself is each instance's view
+// dies mid-call holds nothing for longer than the TTL. Holds are taken by the admission script
+// (redis-admission.ts, with the call's budget reservation when it has one) and released in the batched
+// settle. The balance itself is each instance's view
 // (CreditService, refreshed from the Postgres ledger), passed in by the caller.
 //
 // While Redis is down, holds are taken in local MemoryCreditHolds (each instance then admits on its own).
@@ -9,50 +11,38 @@ import type { Logger } from "../platform/logger";
 import type { RedisConnection } from "../platform/redis";
 import { RESERVATION_TTL_MS } from "./budgets";
 import { MemoryCreditHolds, type CreditHold, type CreditHolds } from "./credit-holds";
-
-/** KEYS[1] the workspace's hash; ARGV id, amount, ttl ms, balance. 1 held, 0 refused. */
-const RESERVE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = redis.call('HGETALL', KEYS[1])
-local held = 0
-for j = 1, #h, 2 do
-  local v = h[j + 1]
-  local sep = string.find(v, ':', 1, true)
-  if tonumber(string.sub(v, sep + 1)) < now then
-    redis.call('HDEL', KEYS[1], h[j])
-  else
-    held = held + tonumber(string.sub(v, 1, sep - 1))
-  end
-end
-if tonumber(ARGV[4]) - held <= 0 then return 0 end
-redis.call('HSET', KEYS[1], 'h:' .. ARGV[1], ARGV[2] .. ':' .. string.format('%d', now + tonumber(ARGV[3])))
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
-`;
+import { RedisAdmission } from "./redis-admission";
 
 export class RedisCreditHolds implements CreditHolds {
   private readonly local = new MemoryCreditHolds();
-  private readonly reserveScript: (keys: string[], args: (string | number)[]) => Promise<number>;
   /** Holds taken in Redis; the others are the local store's. */
   private readonly shared = new WeakSet<CreditHold>();
+  readonly admission: RedisAdmission;
 
+  /** `admission` is shared with the budget counters in shared mode (one script for both); else its own. */
   constructor(
     private readonly redis: RedisConnection,
     private readonly logger: Logger,
-    private readonly ttlMs: number = RESERVATION_TTL_MS,
+    ttlMs: number = RESERVATION_TTL_MS,
+    admission?: RedisAdmission,
   ) {
-    this.reserveScript = redis.defineScript("switchyardCreditReserve", RESERVE);
+    this.admission = admission ?? new RedisAdmission(redis, logger, ttlMs);
   }
 
   async reserve(workspaceId: string, balance: number, amount: number): Promise<CreditHold | null> {
     if (this.redis.isUp()) {
       const hold: CreditHold = { id: crypto.randomUUID(), workspaceId, amount: Math.max(0, Math.ceil(amount)) };
       try {
-        const ok = await this.reserveScript([this.keyOf(workspaceId)], [hold.id, hold.amount, this.ttlMs, balance]);
-        if (ok !== 1) return null;
-        this.shared.add(hold);
-        return hold;
+        const credit = { key: this.keyOf(workspaceId), balance, required: true };
+        const v = await this.admission.admit({
+          id: hold.id,
+          amount: hold.amount,
+          budgetKeys: [],
+          limits: [],
+          credit,
+          seed: async () => {},
+        });
+        return v.kind === "admitted" ? this.adopt(hold) : null;
       } catch (err) {
         this.logger.warn("credit hold taken per instance (Redis unavailable)", { error: String(err) });
       }
@@ -60,14 +50,16 @@ export class RedisCreditHolds implements CreditHolds {
     return this.local.reserve(workspaceId, balance, amount);
   }
 
-  async release(hold: CreditHold): Promise<void> {
+  /** A hold the admission script took in Redis (with the call's budget reservation, redis-reservations.ts). */
+  adopt(hold: CreditHold): CreditHold {
+    this.shared.add(hold);
+    return hold;
+  }
+
+  /** Queued with the other calls' ends; on failure the hold expires on its own after the TTL. */
+  release(hold: CreditHold): void | Promise<void> {
     if (!this.shared.delete(hold)) return this.local.release(hold);
-    try {
-      await this.redis.client.hdel(this.keyOf(hold.workspaceId), `h:${hold.id}`);
-    } catch (err) {
-      // The hold expires on its own after the TTL.
-      this.logger.error("credit hold not released in Redis", { error: String(err), hold_id: hold.id });
-    }
+    return this.admission.settles.push(hold.id, [{ end: this.keyOf(hold.workspaceId), field: `h:${hold.id}` }]);
   }
 
   keyOf(workspaceId: string): string {
