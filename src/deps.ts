@@ -14,7 +14,8 @@ import { RecordWriter } from "./metering/record-writer";
 import { dbErrorMessage } from "./platform/db/refusal";
 import type { InferenceDeps } from "./inference/context";
 import { CreditService } from "./metering/credits";
-import { MemoryCreditHolds, type CreditHolds } from "./metering/credit-holds";
+import { MemoryCreditHolds } from "./metering/credit-holds";
+import { SequentialReservations, type Reservations } from "./metering/reservations";
 import { MemoryBudgetCounters, type BudgetCounters } from "./metering/budgets";
 import { budgetFromRow } from "./metering/budget-spend";
 import { meteringGuards } from "./metering/guards";
@@ -125,7 +126,7 @@ function inferenceDeps(d: {
   credits: CreditService;
   records: RecordWriter;
   budgets: BudgetCounters;
-  creditHolds: CreditHolds;
+  reservations: Reservations;
   upstream: UpstreamClient;
   responseRoutes: ResponseRouteMemory;
   responseStore: ResponseStore | undefined;
@@ -149,7 +150,7 @@ function inferenceDeps(d: {
     },
     guards: meteringGuards({
       credits,
-      creditHolds: d.creditHolds,
+      reservations: d.reservations,
       budgets: d.budgets,
       writer: records,
       enforceCredits: d.config.file.credits?.enforce === true,
@@ -214,7 +215,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
   const limiter: RateLimiter = metrics.countingLimiter(shared?.limiter ?? new MemoryRateLimiter(limits));
   const tuning = createTuning(config, logger);
   const upstream = tuning.upstream;
-  const creditHolds: CreditHolds = shared?.creditHolds ?? new MemoryCreditHolds();
+  const reservations: Reservations = shared?.reservations ?? new SequentialReservations(new MemoryCreditHolds(), budgets);
   const responseRoutes: ResponseRouteMemory = shared?.responseRoutes ?? new MemoryResponseRouteMemory({ ttlMs: config.responseRouteTtlMs });
   const { enabled, ttlMs, maxBytes } = config.responsesStore;
   const responseStore = enabled ? new ResponseStore(db, { ttlMs, maxBytes }, logger) : undefined;
@@ -230,7 +231,7 @@ export async function createDeps(config: Config, logger: Logger = createLogger(c
     credits,
     records,
     budgets,
-    creditHolds,
+    reservations,
     upstream,
     responseRoutes,
     responseStore,

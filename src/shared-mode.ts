@@ -20,8 +20,10 @@ import type { ApiKeyRepo } from "./management/api-keys/repo";
 import { RedisIdempotencyLock } from "./management/idempotency/redis-lock";
 import { invalidationHandler } from "./management/invalidation";
 import type { Management } from "./management/module";
+import { RedisAdmission } from "./metering/redis-admission";
 import { RedisBudgetCounters } from "./metering/redis-budgets";
 import { RedisCreditHolds } from "./metering/redis-credit-holds";
+import { RedisReservations } from "./metering/redis-reservations";
 import type { Database } from "./platform/db/database";
 import { InvalidationBus } from "./platform/invalidation";
 import type { Logger } from "./platform/logger";
@@ -51,8 +53,8 @@ export interface SharedMode {
   bus: InvalidationBus;
   limiter: RedisRateLimiter;
   budgets: RedisBudgetCounters;
-  /** Credit holds of calls in flight on every instance. */
-  creditHolds: RedisCreditHolds;
+  /** Credit holds and budget reservations of calls in flight on every instance, taken in one script. */
+  reservations: RedisReservations;
   idempotencyLock: RedisIdempotencyLock;
   /** The route and credential that served each Responses ID, for follow-ups on any instance. */
   responseRoutes: RedisResponseRouteMemory;
@@ -71,14 +73,16 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
   // Nothing connects until start(): CLI commands build the same dependencies and never need Redis.
   const redis = new RedisConnection(o.url, o.prefix, o.logger);
   const bus = new InvalidationBus(redis, o.logger);
-  const budgets = new RedisBudgetCounters(redis, o.db, o.logger);
+  // One admission script and one settle queue for the budget counters and the credit holds.
+  const admission = new RedisAdmission(redis, o.logger);
+  const budgets = new RedisBudgetCounters(redis, o.db, o.logger, { admission });
   const healthSync = new RedisHealthSync(redis, o.health, o.logger);
   return {
     redis,
     bus,
     limiter: new RedisRateLimiter(redis, o.limits, o.logger),
     budgets,
-    creditHolds: new RedisCreditHolds(redis, o.logger),
+    reservations: new RedisReservations(new RedisCreditHolds(redis, o.logger, admission.ttlMs, admission), budgets),
     idempotencyLock: new RedisIdempotencyLock(redis),
     responseRoutes: new RedisResponseRouteMemory(redis, o.responseRouteTtlMs),
     sticky: new RedisStickyStore(redis, { ttlMs: o.stickyTtlMs }),
@@ -95,7 +99,7 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
       await redis.start();
     },
     async close() {
-      budgets.stop();
+      await budgets.stop();
       healthSync.stop();
       await redis.close();
     },
