@@ -52,15 +52,24 @@ export class BudgetPeriods {
     return p;
   }
 
-  /** Current-period spend of each def, seeding periods nobody has seeded yet. */
-  async spentOf(defs: BudgetDef[], now: number): Promise<number[]> {
+  /**
+   * Current-period spend of each def, seeding periods nobody has seeded yet. `unsent` is the spend
+   * still queued for a hash (settle batching): taken when the read is sent, it adds what the read misses.
+   */
+  async spentOf(defs: BudgetDef[], now: number, unsent: (key: string) => number = () => 0): Promise<number[]> {
     const keys = defs.map((d) => this.keyFor(d, now));
-    const read = async () => (await Promise.all(keys.map((k) => this.redis.client.hget(k, "spent")))) as (string | null)[];
+    const read = async () => {
+      const sent = keys.map((k) => this.redis.client.hget(k, "spent"));
+      const queued = keys.map(unsent);
+      const values = await Promise.all(sent);
+      // An absent hash drops queued spend (the seed from Postgres counts it instead).
+      return values.map((v, i) => (v === null ? null : Number(v) + queued[i]!));
+    };
     let values = await read();
     if (values.some((v) => v === null)) {
       await Promise.all(defs.map((d, i) => (values[i] === null ? this.seed(d, now) : undefined)));
       values = await read();
     }
-    return values.map((v) => Number(v ?? 0));
+    return values.map((v) => v ?? 0);
   }
 }

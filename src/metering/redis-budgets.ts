@@ -53,6 +53,7 @@ export class RedisBudgetCounters implements BudgetCounters {
   private readonly sharedHolds = new WeakMap<Reservation, string[]>();
   private readonly localOwner = new WeakMap<Reservation, MemoryBudgetCounters>();
   private readonly periods: BudgetPeriods;
+  private readonly unsent = (key: string) => this.admission.settles.unsentSpend(key);
   readonly admission: RedisAdmission;
   private readonly clock: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -185,7 +186,7 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (!def) return 0;
     if (!this.redis.isUp()) return this.local.spend(budgetId, now);
     try {
-      return (await this.periods.spentOf([def], now))[0]!;
+      return (await this.periods.spentOf([def], now, this.unsent))[0]!;
     } catch {
       return this.local.spend(budgetId, now);
     }
@@ -197,7 +198,7 @@ export class RedisBudgetCounters implements BudgetCounters {
     let spent: number[];
     try {
       if (!this.redis.isUp()) return this.local.headers(workspaceId, apiKeyId, now);
-      spent = await this.periods.spentOf(defs, now);
+      spent = await this.periods.spentOf(defs, now, this.unsent);
     } catch {
       return this.local.headers(workspaceId, apiKeyId, now);
     }

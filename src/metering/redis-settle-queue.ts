@@ -22,6 +22,8 @@ export class SettleQueue {
   private keys = new Map<string, number>();
   private args: (string | number)[] = [];
   private ids: string[] = [];
+  /** Costs queued per period hash and not sent yet: spend read meanwhile adds them (redis-budget-periods.ts). */
+  private unsent = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -44,7 +46,10 @@ export class SettleQueue {
       let i = this.keys.get(key);
       if (i === undefined) this.keys.set(key, (i = this.keys.size + 1));
       if ("end" in op) this.args.push("d", i, op.field);
-      else this.args.push("i", i, op.cost);
+      else {
+        this.args.push("i", i, op.cost);
+        this.unsent.set(op.spend, (this.unsent.get(op.spend) ?? 0) + op.cost);
+      }
     }
     this.ids.push(id);
     const done = new Promise<void>((resolve) => this.waiters.push(resolve));
@@ -54,6 +59,14 @@ export class SettleQueue {
       this.timer.unref?.();
     }
     return done;
+  }
+
+  /**
+   * Spend queued for `key` and not sent yet. A read sent on the same connection now is answered after
+   * every batch already sent, so the two add up to the spend as if the queue were empty.
+   */
+  unsentSpend(key: string): number {
+    return this.unsent.get(key) ?? 0;
   }
 
   /** Sends what is queued now and waits for every batch in flight. */
@@ -72,6 +85,7 @@ export class SettleQueue {
     this.args = [];
     this.ids = [];
     this.waiters = [];
+    this.unsent = new Map();
     this.batches++;
     const sent = this.script(keys, args)
       .then(

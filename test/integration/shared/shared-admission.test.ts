@@ -203,6 +203,22 @@ describe("RedisReservations", () => {
     expect(await budgetHash(d)).toEqual({ spent: "40" });
     expect(await creditHash(a)).toEqual({});
   });
+
+  test("spend read while a settlement is queued counts it, once", async () => {
+    const a = instance(one, t.db, { windowMs: 600_000 });
+    const d = def();
+    await a.budgets.upsertBudget(d);
+    // The JSON path settles, then reads the budget headers: they include the call's own cost.
+    const h = held(await a.reservations.reserve(ctx, 300, null));
+    const settled = a.reservations.settle(h, 250, ctx);
+    expect(await budgetHash(d)).toHaveProperty("spent", "0");
+    expect(await a.budgets.headers(ws, "key1")).toEqual({ "X-Budget-Daily-Spend": "0.00025", "X-Budget-Daily-Limit": "0.001" });
+    expect(await a.budgets.spend(d.id)).toBe(250);
+    await a.admission.stop();
+    await settled;
+    expect(await budgetHash(d)).toEqual({ spent: "250" });
+    expect(await a.budgets.spend(d.id)).toBe(250);
+  });
 });
 
 describe("SettleQueue", () => {
