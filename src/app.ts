@@ -34,25 +34,30 @@ export function createApp(deps: Deps) {
   );
   let server: { requestIP(r: Request): { address: string } | null } | null = null;
   const peer: PeerAddress = (request) => server?.requestIP(request)?.address ?? "unknown";
-  // The inference POSTs are served from Bun's route table ahead of Elysia's (hot-routes.ts: why).
+  // With tuning on, the inference POSTs are served from Bun's route table ahead of Elysia's (hot-routes.ts:
+  // why); with it off, every request goes through Elysia, whose inference routes admit requests the same way.
   const inference = [
     chatRoutes(inferenceRoutes),
     responsesRoutes(inferenceRoutes),
     messagesRoutes(inferenceRoutes),
     countTokensRoutes(inferenceRoutes),
   ];
-  const hot = hotRoutes(
-    inference.map((r) => r.hot),
-    steps,
-    limit,
-  );
+  const hot = deps.tuning.hotRoutes
+    ? {
+        routes: hotRoutes(
+          inference.map((r) => r.hot),
+          steps,
+          limit,
+        ),
+      }
+    : {};
   // normalize off: the body schemas say what is accepted (unknown gateway fields are a 400, not silently
   // dropped), and the per-request object mirroring it costs is avoided.
   // The server's own cap (a bare 413 before any route runs) sits 1 MiB above the largest route limit, so
   // the routes' counted reads answer with the envelope first (http/body.ts).
   const limits = deps.config.maxRequestBodyBytes;
   const maxRequestBodySize = Math.max(limits.inference, limits.management) + 1024 * 1024;
-  const app = new Elysia({ normalize: false, serve: { routes: hot, maxRequestBodySize } })
+  const app = new Elysia({ normalize: false, serve: { ...hot, maxRequestBodySize } })
     .use(edge(steps))
     .use(rateLimit(limit, peer))
     .use(
@@ -89,10 +94,10 @@ export function createApp(deps: Deps) {
     .use(metricsRoutes({ metrics: deps.metrics, keys: deps.keys, public: deps.config.metrics.public }))
     .use(catalogRoutes(deps.catalog))
     .use(modelsRoutes({ catalog: deps.catalog, keys: deps.keys }))
-    .use(inference[0]!.plugin)
-    .use(inference[1]!.plugin)
-    .use(inference[2]!.plugin)
-    .use(inference[3]!.plugin)
+    .use(inference[0]!.plugin(limit, peer))
+    .use(inference[1]!.plugin(limit, peer))
+    .use(inference[2]!.plugin(limit, peer))
+    .use(inference[3]!.plugin(limit, peer))
     .use(responsesStoreRoutes({ keys: deps.keys, store: deps.responseStore }))
     .use(managementRoutes(deps.management, deps.config.maxRequestBodyBytes.management, deps.health))
     .use(docsRoutes(getSpec))

@@ -3,8 +3,9 @@
 // the same functions the Elysia hooks run (edge.ts, rate-limit.ts): request ID, the key, the body
 // (counted, so an unauthenticated or oversized one is never buffered whole), validation, rate limit, the
 // route's handler, error rendering, the log line; a key the cache does not hold is rate-limited by address
-// before its database read instead. The Elysia routes stay registered (the OpenAPI document and app.handle
-// use them); Elysia's `serve.routes` config puts these in front of them on the listening server.
+// before its database read instead. The Elysia routes run the same admission (inferencePost) and stay
+// registered: the OpenAPI document and app.handle use them, and with tuning off (SWITCHYARD_TUNING=off)
+// they serve everything; with it on, Elysia's `serve.routes` config puts these in front of them.
 // Measured side by side (bench/ab.ts --together, 32 connections, three gateways per side): 0.93× the
 // CPU per JSON request of the same handlers behind Elysia's composition.
 import { Elysia } from "elysia";
@@ -12,9 +13,9 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
 import type { ApiKeyCache } from "../auth/key-cache";
 import { authenticateCached, authenticateRequest } from "./auth";
-import { parseJsonBody, readBody, readJsonBody } from "./body";
+import { parseJsonBody, readBody, readJsonBody, refuseNulParams } from "./body";
 import type { EdgeSteps } from "./edge";
-import type { PeerAddress, RateCheck } from "./rate-limit";
+import { takeLimitAhead, type PeerAddress, type RateCheck } from "./rate-limit";
 import { withHeaders } from "./reply-headers";
 import { plainWording, schemaApiError } from "./schema-error";
 
@@ -66,15 +67,13 @@ function serveRoute({ path, handle, check, admission }: HotRoute, steps: EdgeSte
     try {
       // Elysia's order for a key the cache holds: key, body, validation, then the limit (a malformed body
       // takes no token); a key it does not hold is limited by address before the database is read.
-      const allowX = admission.allowXApiKey ?? false;
-      let authed = authenticateCached(admission.keys, request, allowX);
+      const authed = authenticateCached(admission.keys, request, admission.allowXApiKey ?? false);
       const limitFirst = authed === null;
-      if (limitFirst) {
-        await takeLimit(limit, request, path, peer, set);
-        authed = authenticateRequest(admission.keys, request, allowX);
-      }
-      if (authed instanceof Promise) await authed;
+      if (limitFirst) await limitThenRead(admission, request, path, limit, peer, set);
+      else if (authed instanceof Promise) await authed;
       const body = parseJsonBody(await readBody(request, admission.maxBodyBytes));
+      // Elysia's transform hook (edge.ts) runs here: no NUL in a query parameter; `%00` is the cue.
+      if (request.url.includes("%00")) refuseNulParams(request.url, {}, queryOf(request.url));
       // Worded as Elysia's own validation of the same schema (edge.ts), which app.handle runs.
       if (check && !check.Check(body))
         throw schemaApiError(check.Errors(body).First() ?? { path: "", message: "Invalid value" }, plainWording);
@@ -96,9 +95,25 @@ function serveRoute({ path, handle, check, admission }: HotRoute, steps: EdgeSte
   };
 }
 
-async function takeLimit(limit: RateCheck, request: Request, path: string, peer: PeerAddress, set: ReplySet): Promise<void> {
-  const limits = await limit(request, path, peer);
+/** A key the cache does not hold: its client address's bucket first (rate-limit.ts), then the database read. */
+async function limitThenRead(
+  admission: Admission,
+  request: Request,
+  path: string,
+  limit: RateCheck,
+  peer: PeerAddress,
+  set: ReplySet,
+): Promise<void> {
+  const limits = await takeLimitAhead(limit, request, path, peer);
   if (limits) Object.assign(set.headers, limits);
+  await authenticateRequest(admission.keys, request, admission.allowXApiKey ?? false);
+}
+
+/** The query's parameters, each with all its values, as Elysia hands them to the transform hook. */
+function queryOf(url: string): Record<string, string[]> {
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of new URL(url).searchParams) (query[name] ??= []).push(value);
+  return query;
 }
 
 function addressReader(server: Parameters<BunRoute>[1]): PeerAddress {
@@ -106,9 +121,10 @@ function addressReader(server: Parameters<BunRoute>[1]): PeerAddress {
 }
 
 /**
- * One inference POST both ways: the hot route the server serves, and the Elysia route with the same
- * handler that documents it (OpenAPI) and answers app.handle. `body` is the schema Elysia validates
- * and the hot route checks compiled; routes that validate their own body leave it out.
+ * One inference POST both ways: the hot route the server serves with tuning on, and the Elysia route with
+ * the same handler and admission that documents it (OpenAPI), answers app.handle and, with tuning off,
+ * serves. `body` is the schema Elysia validates and the hot route checks compiled; routes that validate
+ * their own body leave it out. The Elysia route is made with the app's rate check and address reader.
  */
 export function inferencePost(admission: Admission, name: string, path: string, handle: RouteHandler, summary: string, body?: TSchema) {
   // The body's schema is spelled out for the OpenAPI document (Elysia's custom parse hides it otherwise).
@@ -118,16 +134,21 @@ export function inferencePost(admission: Admission, name: string, path: string, 
     security: [{ bearer: [] }],
     ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
   };
-  // As on the hot route: the key first (app.handle has no rate-limit step before it), then the counted body.
-  const parse = async ({ request }: { request: Request }) => {
-    await authenticateRequest(admission.keys, request, admission.allowXApiKey ?? false);
-    return readJsonBody(request, admission.maxBodyBytes);
+  const plugin = (limit: RateCheck, peer: PeerAddress) => {
+    // As on the hot route: the key before the counted body, and a key the cache does not hold limited by
+    // address before it is read (the rate-limit hook, which runs after parsing, then takes no second token).
+    const parse = async ({ request, set }: { request: Request; set: ReplySet }) => {
+      const authed = authenticateCached(admission.keys, request, admission.allowXApiKey ?? false);
+      if (authed === null) await limitThenRead(admission, request, path, limit, peer, set);
+      else await authed;
+      return readJsonBody(request, admission.maxBodyBytes);
+    };
+    return new Elysia({ name }).post(
+      path,
+      ({ body, request, set }) => handle(request, body, set),
+      body ? { body, detail, parse } : { detail, parse },
+    );
   };
-  const plugin = new Elysia({ name }).post(
-    path,
-    ({ body, request, set }) => handle(request, body, set),
-    body ? { body, detail, parse } : { detail, parse },
-  );
   const hot: HotRoute = { path, handle, admission, check: body ? TypeCompiler.Compile(body) : undefined };
   return { plugin, hot };
 }

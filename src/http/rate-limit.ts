@@ -110,12 +110,28 @@ function limited(cls: string, r: LimitResult): LimitHeaders {
   return rateLimitHeaders(r);
 }
 
+// A request whose limit was taken before its key was read (inference routes, a key the cache does not hold),
+// marked on the Request itself so that the hook below does not take a second token for it.
+const TAKEN = Symbol("switchyard.rateLimitTaken");
+type Marked = Request & { [TAKEN]?: true };
+
+/**
+ * The limit taken ahead of the key's database read, as the hot routes do it (address first): for the
+ * Elysia inference routes' parse step, which reads the key before the hook below runs.
+ */
+export async function takeLimitAhead(check: RateCheck, request: Request, route: string, peer: PeerAddress): Promise<LimitHeaders | null> {
+  const headers = await check(request, route, peer);
+  (request as Marked)[TAKEN] = true;
+  return headers;
+}
+
 /**
  * The hook for Elysia's routes. `peer` is given rather than read from the hook's `server`: a hook that
  * names `server` makes Elysia define a getter on every request's context (Object.defineProperty per request).
  */
 export function rateLimit(check: RateCheck, peer: PeerAddress) {
   return new Elysia({ name: "rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, route, set }) => {
+    if ((request as Marked)[TAKEN]) return;
     const headers = await check(request, route, peer);
     if (headers) Object.assign(set.headers, headers);
   });

@@ -1,9 +1,10 @@
 // The one boundary around what the gateway runs only for speed or memory (docs/tuning.md): the socket
-// upstream client with its paced young collections, and the memory governor. The start-up re-execution
+// upstream client with its paced young collections, the memory governor, and the inference POSTs served
+// from Bun's route table ahead of Elysia (http/hot-routes.ts; app.ts mounts them). The start-up re-execution
 // for the allocator's and Bun's settings (runtime-env.ts) is the one piece outside: it runs from the entry,
 // src/main.ts, before the configuration loads. With `tuning: "off"` (SWITCHYARD_TUNING) this hands out the
-// plain pieces instead: Bun's fetch upstream and the engine's own collections, so that a suspected tuning
-// bug can be ruled out by one switch.
+// plain pieces instead: Bun's fetch upstream, the engine's own collections and every request through
+// Elysia, so that a suspected tuning bug can be ruled out by one switch.
 import type { Logger } from "../logger";
 import { edenPacer, startMemoryGovernor, type MemoryGovernor } from "./memory-governor";
 import { createUpstreamClient, type UpstreamClient } from "./upstream-client";
@@ -33,6 +34,8 @@ export interface Tuning {
   readonly mode: "on" | "off";
   /** How the gateway sends upstream requests. */
   readonly upstream: UpstreamClient;
+  /** Whether the inference POSTs are served from Bun's route table (http/hot-routes.ts) rather than through Elysia. */
+  readonly hotRoutes: boolean;
   /** `serve` only (a CLI command or a test's server runs none of it): starts the memory governor, or logs that tuning is off. */
   start(): void;
   /** Stops the governor and closes the upstream client's pooled connections. */
@@ -55,10 +58,14 @@ export function createTuning(settings: TuningSettings, logger: Logger): Tuning {
   return {
     mode: settings.tuning,
     upstream,
+    hotRoutes: on,
     start() {
       if (!on) {
         const ignored = settings.tuningIgnored.length > 0 ? { ignored: settings.tuningIgnored.join(", ") } : {};
-        logger.info("tuning off (SWITCHYARD_TUNING=off): Bun's fetch upstream, the engine's own garbage collection", ignored);
+        logger.info(
+          "tuning off (SWITCHYARD_TUNING=off): Bun's fetch upstream, the engine's own garbage collection, every request through Elysia",
+          ignored,
+        );
         return;
       }
       if (settings.heapLimitMb > 0 && !governor) governor = startMemoryGovernor(settings.heapLimitMb);

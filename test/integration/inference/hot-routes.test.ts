@@ -1,6 +1,8 @@
-// The inference POSTs are served from Bun's route table (src/http/hot-routes.ts) while their Elysia
-// routes stay registered for the OpenAPI document and app.handle. These tests hold the two paths to the
-// same answers and check the edge steps the hot path runs itself.
+// With tuning on the inference POSTs are served from Bun's route table (src/http/hot-routes.ts) while their
+// Elysia routes stay registered for the OpenAPI document and app.handle. These tests hold the two paths to
+// the same answers and check the edge steps the hot path runs itself, so they ask for tuning on (the suite
+// also runs with SWITCHYARD_TUNING=off, where the listening server has no hot routes).
+// test/integration/edge/hot-routes-switch.test.ts compares the listening server's answers both ways.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../../src/app";
 import { startGateway, type TestGateway } from "../../support/gateway";
@@ -8,9 +10,9 @@ import { startGateway, type TestGateway } from "../../support/gateway";
 let g: TestGateway;
 let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
-  g = await startGateway();
+  g = await startGateway({ env: { SWITCHYARD_TUNING: "on" } });
   app = createApp(g.s.deps);
-  // A key the cache does not hold yet is rate-limited by address before its lookup on the hot path only: warm it.
+  // A key the cache does not hold yet is rate-limited by address before its lookup: warm it.
   await g.s.fetch("/v1/models");
 });
 afterAll(() => g.stop());

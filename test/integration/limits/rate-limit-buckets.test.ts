@@ -1,10 +1,12 @@
 // Rate limits cannot be multiplied by minting or inventing keys: `key_creation` is one bucket per
 // workspace whichever of its keys calls, and keys the gateway does not know share their client
 // address's bucket, so once the address is over its limit a new random key costs no database lookup.
-// In memory mode and in shared (Redis) mode.
+// In memory mode and in shared (Redis) mode, with tuning on (the inference POSTs served from Bun's route
+// table) and off (everything through Elysia), which must limit alike.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GENEROUS_LIMITS, startServer, type InProcessServer } from "../../support/server";
 import { generateApiKey } from "../../../src/auth/key-format";
+import { createApp } from "../../../src/app";
 import type { ApiKeyRepo } from "../../../src/management/api-keys/repo";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -25,13 +27,19 @@ function countLookups(s: InProcessServer): () => number {
   return () => n;
 }
 
+const TUNING = ["on", "off"] as const;
+
 for (const mode of MODES) {
-  describe(`rate-limit buckets in ${mode.name}`, () => {
+  for (const tuning of TUNING) describeMode(mode, tuning);
+}
+
+function describeMode(mode: (typeof MODES)[number], tuning: (typeof TUNING)[number]) {
+  describe(`rate-limit buckets in ${mode.name}, tuning ${tuning}`, () => {
     let s: InProcessServer;
     beforeAll(async () => {
       s = await startServer({
         db: mode.db,
-        env: mode.env,
+        env: { ...mode.env, SWITCHYARD_TUNING: tuning },
         configFile: { limits: { ...GENEROUS_LIMITS, key_creation: { per_minute: 3 }, inference: { per_minute: 3 } } },
         logLevel: "warn",
       });
@@ -66,7 +74,7 @@ for (const mode of MODES) {
       for (let i = 0; i < 8; i++) statuses.push((await s.fetch("/v1/models", { key: generateApiKey() })).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
       expect(lookups()).toBe(3);
-      // The inference POSTs (served ahead of Elysia's router) take from the same bucket, before any lookup.
+      // The inference POSTs (served ahead of Elysia's router with tuning on) take from the same bucket, before any lookup.
       const chat = { model: "x", messages: [{ role: "user", content: "Hi" }] };
       const post = await s.fetch("/v1/chat/completions", { method: "POST", key: generateApiKey(), body: JSON.stringify(chat) });
       expect(post.status).toBe(429);
@@ -74,6 +82,26 @@ for (const mode of MODES) {
       // Without a key at all: the same address bucket.
       expect((await s.fetch("/v1/models", { key: null })).status).toBe(429);
       expect((await s.fetch("/v1/models")).status).toBe(200);
+    });
+
+    test("Elysia's inference routes (app.handle, and the server with tuning off) limit a key not read yet by address first, charging it once", async () => {
+      // app.handle has no client address: its own "unknown" address bucket, untouched by the tests above.
+      const app = createApp(s.deps);
+      const chat = JSON.stringify({ model: "x", messages: [{ role: "user", content: "Hi" }] });
+      const post = (key: string) =>
+        app.handle(
+          new Request("http://local/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: chat }),
+        );
+      const lookups = countLookups(s);
+      // A valid key never read yet: a token from the address, then one from its own bucket (2 of 3 left, not 1).
+      const { key } = await s.deps.repos.apiKeys.create({ workspaceId: s.workspaceId, name: "fresh", scopes: [] });
+      expect((await post(key)).headers.get("x-ratelimit-remaining-requests")).toBe("2");
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await post(generateApiKey())).status);
+      // The fresh key took the address's first token: two unknown keys fit (401, one lookup each), then the
+      // address is over its 3 and no key is read.
+      expect(statuses).toEqual([401, 401, 429, 429]);
+      expect(lookups()).toBe(3);
     });
   });
 }

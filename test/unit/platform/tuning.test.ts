@@ -1,5 +1,5 @@
 // SWITCHYARD_TUNING: parsed once in config (off overrides the single knobs and names the ones it overrides),
-// and createTuning hands out the plain pieces when it is off: Bun's fetch, no memory governor.
+// and createTuning hands out the plain pieces when it is off: Bun's fetch, no memory governor, no hot routes.
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig, tuningSwitch } from "../../../src/config/load";
 import { createTuning } from "../../../src/platform/tuning/tuning";
@@ -56,6 +56,7 @@ describe("createTuning", () => {
     );
     try {
       expect(t.upstream.kind).toBe("sockets");
+      expect(t.hotRoutes).toBe(true);
       expect(t.stats()).toBeUndefined();
       t.start();
       expect(t.stats()).toMatchObject({ collections: 0 });
@@ -73,6 +74,7 @@ describe("createTuning", () => {
     );
     try {
       expect(t.upstream.kind).toBe("fetch");
+      expect(t.hotRoutes).toBe(false);
       t.start();
       expect(t.stats()).toBeUndefined();
       expect(lines).toHaveLength(1);
