@@ -77,10 +77,11 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
   const admission = new RedisAdmission(redis, o.logger);
   const budgets = new RedisBudgetCounters(redis, o.db, o.logger, { admission });
   const healthSync = new RedisHealthSync(redis, o.health, o.logger);
+  const limiter = new RedisRateLimiter(redis, o.limits, o.logger);
   return {
     redis,
     bus,
-    limiter: new RedisRateLimiter(redis, o.limits, o.logger),
+    limiter,
     budgets,
     reservations: new RedisReservations(new RedisCreditHolds(redis, o.logger, admission.ttlMs, admission), budgets),
     idempotencyLock: new RedisIdempotencyLock(redis),
@@ -99,7 +100,8 @@ export function createSharedMode(o: SharedModeOptions): SharedMode {
       await redis.start();
     },
     async close() {
-      await budgets.stop();
+      // What the rate-limit leases still hold goes back to the shared buckets before the connection closes.
+      await Promise.all([budgets.stop(), limiter.close()]);
       healthSync.stop();
       await redis.close();
     },
