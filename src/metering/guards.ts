@@ -1,7 +1,8 @@
 // The pipeline's admission control (inference/context.ts Guards): the record queue's back-pressure,
 // credits (docs/contract.md "Rate limits, credits and budgets": platform-key calls on a workspace whose balance is not positive get 429 when
 // credits are enforced; each admitted call holds its worst case against the balance, credit-holds.ts)
-// and budget reservations; and the credit and budget headers on success.
+// and budget reservations, taken together (reservations.ts; one Redis script in shared mode); and the
+// credit and budget headers on success.
 import { ApiError } from "../http/errors";
 import type { Admission, Admitted, CallContext, Guards } from "../inference/context";
 import type { BudgetCounters } from "./budgets";
