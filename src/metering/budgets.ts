@@ -236,3 +236,19 @@ export function exceededMessage(def: BudgetDef, spent: number): string {
     def.scope === "workspace" ? "workspace" : def.scope === "api_key" ? `API key ${def.scopeId}` : `BYOK provider ${def.scopeId}`;
   return `The ${def.period} budget for ${scope} is exhausted: spent $${formatUsd(spent)} of $${formatUsd(def.limitMicrodollars)} this period.`;
 }
+
+/** Per period, the budget with the least headroom (the shared counters' headers; the memory counters compute theirs in place). */
+export function tightestHeaders(defs: BudgetDef[], spent: number[]): Record<string, string> {
+  const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
+  defs.forEach((def, i) => {
+    const cur = tightest.get(def.period);
+    if (!cur || def.limitMicrodollars - spent[i]! < cur.def.limitMicrodollars - cur.spent)
+      tightest.set(def.period, { def, spent: spent[i]! });
+  });
+  const out: Record<string, string> = {};
+  for (const [period, { def, spent: s }] of tightest) {
+    out[`X-Budget-${HEADER_PERIOD[period]}-Spend`] = formatUsd(s);
+    out[`X-Budget-${HEADER_PERIOD[period]}-Limit`] = formatUsd(def.limitMicrodollars);
+  }
+  return out;
+}

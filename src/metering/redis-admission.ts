@@ -6,6 +6,7 @@ import type { RedisConnection } from "../platform/redis";
 import { RESERVATION_TTL_MS } from "./budgets";
 import { RESERVE } from "./redis-budget-scripts";
 import { SettleQueue, type SettleQueueOptions } from "./redis-settle-queue";
+import { SpendView } from "./redis-spend-view";
 
 /** A credit hold taken in the same script: the workspace's holds hash and the balance it holds against. */
 export interface CreditPart {
@@ -31,6 +32,8 @@ export type AdmitVerdict =
 
 export class RedisAdmission {
   readonly settles: SettleQueue;
+  /** The spend of the periods this instance heard of, for the budget headers. */
+  readonly view = new SpendView();
   private readonly reserveScript: (keys: string[], args: (string | number)[]) => Promise<number[]>;
 
   constructor(
@@ -40,7 +43,7 @@ export class RedisAdmission {
     settle: SettleQueueOptions = {},
   ) {
     this.reserveScript = redis.defineScript("switchyardAdmit", RESERVE);
-    this.settles = new SettleQueue(redis, logger, settle);
+    this.settles = new SettleQueue(redis, logger, this.view, settle);
   }
 
   /** One script; a period nobody has seeded yet is seeded and the script retried (several may be new). */
@@ -49,13 +52,19 @@ export class RedisAdmission {
     const keys = r.credit ? [...r.budgetKeys, r.credit.key] : r.budgetKeys;
     const args = [r.id, r.amount, this.ttlMs, mode, r.credit?.balance ?? 0, ...r.limits];
     for (let attempt = 0; attempt <= r.budgetKeys.length; attempt++) {
-      const [verdict, index, spent, held] = await this.reserveScript(keys, args);
+      const seq = this.view.ticket();
+      const reply = await this.reserveScript(keys, args);
+      const [verdict, index, spent, held] = reply;
       if (verdict === -1) {
         await r.seed(index! - 1);
         continue;
       }
       if (verdict === 2) return { kind: "no_credit" };
-      if (verdict === 0) return { kind: "over_budget", index: index! - 1, spent: spent! };
+      if (verdict === 0) {
+        this.view.observe(r.budgetKeys[index! - 1]!, spent!, seq);
+        return { kind: "over_budget", index: index! - 1, spent: spent! };
+      }
+      r.budgetKeys.forEach((key, i) => this.view.observe(key, reply[4 + i]!, seq));
       return { kind: "admitted", creditHeld: held === 1 };
     }
     throw new Error("budget periods could not be seeded");

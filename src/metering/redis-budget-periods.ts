@@ -8,6 +8,7 @@ import type { RedisConnection } from "../platform/redis";
 import { loadSpend, type BudgetDef } from "./budget-spend";
 import { periodBounds } from "./periods";
 import { SEED } from "./redis-budget-scripts";
+import type { SpendView } from "./redis-spend-view";
 
 const DAY_MS = 86_400_000;
 /** A call waits this long at most for Postgres to seed a period; past it the local counters admit it. */
@@ -21,6 +22,7 @@ export class BudgetPeriods {
   constructor(
     private readonly redis: RedisConnection,
     private readonly db: Database,
+    private readonly view: SpendView,
   ) {
     this.seedScript = redis.defineScript("switchyardBudgetSeed", SEED);
   }
@@ -53,14 +55,20 @@ export class BudgetPeriods {
   }
 
   /**
-   * Current-period spend of each def, seeding periods nobody has seeded yet. `unsent` is the spend
-   * still queued for a hash (settle batching): taken when the read is sent, it adds what the read misses.
+   * Current-period spend of each def, seeding periods nobody has seeded yet. The spend still queued for
+   * a hash (settle batching), taken when the read is sent, adds what the read misses.
    */
-  async spentOf(defs: BudgetDef[], now: number, unsent: (key: string) => number = () => 0): Promise<number[]> {
+  async spentOf(defs: BudgetDef[], now: number): Promise<number[]> {
     const keys = defs.map((d) => this.keyFor(d, now));
     const read = async () => {
-      const sent = keys.map((k) => this.redis.client.hget(k, "spent"));
-      const queued = keys.map(unsent);
+      const sent = keys.map((k) => {
+        const seq = this.view.ticket();
+        return this.redis.client.hget(k, "spent").then((v) => {
+          if (v !== null) this.view.observe(k, Number(v), seq);
+          return v;
+        });
+      });
+      const queued = keys.map((k) => this.view.unsentSpend(k));
       const values = await Promise.all(sent);
       // An absent hash drops queued spend (the seed from Postgres counts it instead).
       return values.map((v, i) => (v === null ? null : Number(v) + queued[i]!));

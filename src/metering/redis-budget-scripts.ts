@@ -28,8 +28,9 @@ return 0
  * hold; 1 a hold if the balance allows, else the call goes on without one; 2 a hold or a refusal),
  * balance, then one limit per budget key. Credit: balance − live holds > 0. Budgets: spent + live
  * reservations < limit for every key. Expired entries are dropped on the way; nothing else is written
- * unless everything is granted. Returns {1,0,0,held} admitted (held 1 when the credit hold was taken);
- * {0,i,spent,0} refused by budget key i; {-1,i,0,0} key i is not seeded yet; {2,0,0,0} no credit.
+ * unless everything is granted. Returns {1,0,0,held,spent of each budget key} admitted (held 1 when the
+ * credit hold was taken); {0,i,spent,0} refused by budget key i; {-1,i,0,0} key i is not seeded yet;
+ * {2,0,0,0} no credit.
  */
 export const RESERVE = `${NOW}
 local function live(key, prefix)
@@ -67,9 +68,11 @@ end
 for i = 1, n do
   if redis.call('EXISTS', KEYS[i]) == 0 then return {-1, i, 0, 0} end
 end
+local out = {1, 0, 0, 0}
 for i = 1, n do
   local spent, reserved = live(KEYS[i], 'r:')
   if spent + reserved >= tonumber(ARGV[5 + i]) then return {0, i, spent, 0} end
+  out[4 + i] = spent
 end
 local entry = ARGV[2] .. ':' .. string.format('%d', now + tonumber(ARGV[3]))
 for i = 1, n do
@@ -79,23 +82,26 @@ if credit == 1 then
   redis.call('HSET', KEYS[n + 1], 'h:' .. ARGV[1], entry)
   redis.call('PEXPIRE', KEYS[n + 1], ARGV[3])
 end
-return {1, 0, 0, credit}
+out[4] = credit
+return out
 `;
 
 /**
  * The ends of many calls in one script (redis-settle-queue.ts). ARGV triples: "d", key index, field
  * (HDEL: a reservation or a credit hold ends) or "i", key index, cost (the cost adds to a period's
  * spend, only if the period is seeded: an absent one will be seeded from Postgres, which gets this
- * call's record).
+ * call's record). Returns key index, new spend, for each cost added.
  */
 export const SETTLE = `
+local out = {}
 for j = 1, #ARGV, 3 do
   local key = KEYS[tonumber(ARGV[j + 1])]
   if ARGV[j] == 'd' then
     redis.call('HDEL', key, ARGV[j + 2])
   elseif redis.call('EXISTS', key) == 1 then
-    redis.call('HINCRBY', key, 'spent', ARGV[j + 2])
+    out[#out + 1] = tonumber(ARGV[j + 1])
+    out[#out + 1] = redis.call('HINCRBY', key, 'spent', ARGV[j + 2])
   end
 end
-return 1
+return out
 `;

@@ -18,15 +18,14 @@ import type { RedisConnection } from "../platform/redis";
 import { budgetApplies, budgetFromRow, type BudgetDef, type SpendContext } from "./budget-spend";
 import {
   exceededMessage,
-  HEADER_PERIOD,
   MemoryBudgetCounters,
   RESERVATION_TTL_MS,
+  tightestHeaders,
   type BudgetCounters,
   type Reservation,
   type ReserveResult,
 } from "./budgets";
-import { periodBounds, type BudgetPeriod } from "./periods";
-import { formatUsd } from "./pricing";
+import { periodBounds } from "./periods";
 import { RedisAdmission, type CreditPart } from "./redis-admission";
 import { BudgetPeriods } from "./redis-budget-periods";
 import type { SettleOp } from "./redis-settle-queue";
@@ -53,7 +52,6 @@ export class RedisBudgetCounters implements BudgetCounters {
   private readonly sharedHolds = new WeakMap<Reservation, string[]>();
   private readonly localOwner = new WeakMap<Reservation, MemoryBudgetCounters>();
   private readonly periods: BudgetPeriods;
-  private readonly unsent = (key: string) => this.admission.settles.unsentSpend(key);
   readonly admission: RedisAdmission;
   private readonly clock: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -67,8 +65,8 @@ export class RedisBudgetCounters implements BudgetCounters {
   ) {
     this.clock = opts.clock ?? Date.now;
     this.local = new MemoryBudgetCounters(db, this.clock);
-    this.periods = new BudgetPeriods(redis, db);
     this.admission = opts.admission ?? new RedisAdmission(redis, logger, opts.reservationTtlMs ?? RESERVATION_TTL_MS);
+    this.periods = new BudgetPeriods(redis, db, this.admission.view);
   }
 
   async load(): Promise<void> {
@@ -186,35 +184,30 @@ export class RedisBudgetCounters implements BudgetCounters {
     if (!def) return 0;
     if (!this.redis.isUp()) return this.local.spend(budgetId, now);
     try {
-      return (await this.periods.spentOf([def], now, this.unsent))[0]!;
+      return (await this.periods.spentOf([def], now))[0]!;
     } catch {
       return this.local.spend(budgetId, now);
     }
   }
 
-  async headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Promise<Record<string, string>> {
+  headers(workspaceId: string, apiKeyId: string | null, now = this.clock()): Record<string, string> | Promise<Record<string, string>> {
     const defs = this.defsOf(workspaceId, (d) => d.scope !== "byok" && (d.scope !== "api_key" || d.scopeId === apiKeyId));
     if (defs.length === 0) return {};
-    let spent: number[];
-    try {
-      if (!this.redis.isUp()) return this.local.headers(workspaceId, apiKeyId, now);
-      spent = await this.periods.spentOf(defs, now, this.unsent);
-    } catch {
-      return this.local.headers(workspaceId, apiKeyId, now);
-    }
-    // Per period, the budget with the least headroom (as the memory counters do).
-    const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
-    defs.forEach((def, i) => {
-      const cur = tightest.get(def.period);
-      if (!cur || def.limitMicrodollars - spent[i]! < cur.def.limitMicrodollars - cur.spent)
-        tightest.set(def.period, { def, spent: spent[i]! });
-    });
-    const out: Record<string, string> = {};
-    for (const [period, { def, spent: s }] of tightest) {
-      out[`X-Budget-${HEADER_PERIOD[period]}-Spend`] = formatUsd(s);
-      out[`X-Budget-${HEADER_PERIOD[period]}-Limit`] = formatUsd(def.limitMicrodollars);
-    }
-    return out;
+    if (!this.redis.isUp()) return this.local.headers(workspaceId, apiKeyId, now);
+    // What Redis told this instance within the last second (its admission script, usually): no read per call.
+    const known = defs.map((d) => this.admission.view.current(this.periods.keyFor(d, now)));
+    if (known.every((v) => v !== null)) return tightestHeaders(defs, known as number[]);
+    const missing = defs.filter((_, i) => known[i] === null);
+    return this.periods.spentOf(missing, now).then(
+      (read) => {
+        let j = 0;
+        return tightestHeaders(
+          defs,
+          known.map((v) => v ?? read[j++]!),
+        );
+      },
+      () => this.local.headers(workspaceId, apiKeyId, now),
+    );
   }
 
   private async sharedReserve(ctx: SpendContext, estimated: number, now: number, credit?: CreditPart): Promise<ReservedWithCredit> {

@@ -6,6 +6,7 @@
 import type { Logger } from "../platform/logger";
 import type { RedisConnection } from "../platform/redis";
 import { SETTLE } from "./redis-budget-scripts";
+import type { SpendView } from "./redis-spend-view";
 
 /** An entry ended (HDEL key field) or a cost added to a seeded period's spend (HINCRBY key spent cost). */
 export type SettleOp = { end: string; field: string } | { spend: string; cost: number };
@@ -18,12 +19,10 @@ export interface SettleQueueOptions {
 }
 
 export class SettleQueue {
-  private readonly script: (keys: string[], args: (string | number)[]) => Promise<number>;
+  private readonly script: (keys: string[], args: (string | number)[]) => Promise<number[]>;
   private keys = new Map<string, number>();
   private args: (string | number)[] = [];
   private ids: string[] = [];
-  /** Costs queued per period hash and not sent yet: spend read meanwhile adds them (redis-budget-periods.ts). */
-  private unsent = new Map<string, number>();
   private waiters: (() => void)[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -33,6 +32,8 @@ export class SettleQueue {
   constructor(
     redis: RedisConnection,
     private readonly logger: Logger,
+    /** Told of the costs queued, sent and applied (the budget headers read it). */
+    private readonly view: SpendView,
     private readonly opts: SettleQueueOptions = {},
   ) {
     this.script = redis.defineScript("switchyardSettleBatch", SETTLE);
@@ -48,7 +49,7 @@ export class SettleQueue {
       if ("end" in op) this.args.push("d", i, op.field);
       else {
         this.args.push("i", i, op.cost);
-        this.unsent.set(op.spend, (this.unsent.get(op.spend) ?? 0) + op.cost);
+        this.view.queue(op.spend, op.cost);
       }
     }
     this.ids.push(id);
@@ -59,14 +60,6 @@ export class SettleQueue {
       this.timer.unref?.();
     }
     return done;
-  }
-
-  /**
-   * Spend queued for `key` and not sent yet. A read sent on the same connection now is answered after
-   * every batch already sent, so the two add up to the spend as if the queue were empty.
-   */
-  unsentSpend(key: string): number {
-    return this.unsent.get(key) ?? 0;
   }
 
   /** Sends what is queued now and waits for every batch in flight. */
@@ -85,11 +78,14 @@ export class SettleQueue {
     this.args = [];
     this.ids = [];
     this.waiters = [];
-    this.unsent = new Map();
     this.batches++;
+    const seq = this.view.ticket();
+    this.view.sending(seq);
     const sent = this.script(keys, args)
       .then(
-        () => undefined,
+        (spent) => {
+          for (let j = 0; j < spent.length; j += 2) this.view.observe(keys[spent[j]! - 1]!, spent[j + 1]!, seq);
+        },
         (err) => {
           // The reservations and holds expire on their own; the costs are in the request records (Postgres).
           this.logger.error("budget settlements and credit hold releases not applied in Redis", {
@@ -100,6 +96,7 @@ export class SettleQueue {
         },
       )
       .finally(() => {
+        this.view.answered(seq);
         this.inFlight.delete(sent);
         for (const w of waiters) w();
       });

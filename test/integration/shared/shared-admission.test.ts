@@ -10,10 +10,12 @@ import { RedisBudgetCounters } from "../../../src/metering/redis-budgets";
 import { RedisCreditHolds } from "../../../src/metering/redis-credit-holds";
 import { RedisReservations } from "../../../src/metering/redis-reservations";
 import { SettleQueue } from "../../../src/metering/redis-settle-queue";
+import { SpendView } from "../../../src/metering/redis-spend-view";
 import type { Held, Reserved } from "../../../src/metering/reservations";
 import { randomBase62 } from "../../../src/platform/ids";
 import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
+import { eventually } from "../../support/spawn";
 import { makeRecord, openTestDb, type TestDb } from "../metering/test-db";
 import { deleteKeys, SHARED_REDIS } from "./cluster";
 
@@ -118,6 +120,28 @@ describe("RedisReservations", () => {
     expect(after).toEqual(["evalsha"]);
     expect(await creditHash(a)).toEqual({});
     expect(await budgetHash(d)).toEqual({ spent: "250" });
+    // The budget headers come from what the scripts answered: no read of their own.
+    let headers: Record<string, string> = {};
+    expect(await commandsSent(one, async () => void (headers = await a.budgets.headers(ws, "key1")))).toEqual([]);
+    expect(headers).toEqual({ "X-Budget-Daily-Spend": "0.00025", "X-Budget-Daily-Limit": "0.001" });
+  });
+
+  test("the headers show another instance's spend once this one hears from Redis, and within a second anyway", async () => {
+    const a = instance(one, t.db);
+    const b = instance(two, t.db);
+    const d = def();
+    await Promise.all([a.budgets.upsertBudget(d), b.budgets.upsertBudget(d)]);
+    await a.reservations.settle(held(await a.reservations.reserve(ctx, 100, null)), 100, ctx);
+    await b.reservations.settle(held(await b.reservations.reserve(ctx, 100, null)), 300, ctx);
+    const spendOnA = async () => (await a.budgets.headers(ws, "key1"))["X-Budget-Daily-Spend"];
+    expect(await spendOnA()).toBe("0.0001");
+    // A's next admission script answers the shared spend.
+    const next = held(await a.reservations.reserve(ctx, 10, null));
+    expect(await spendOnA()).toBe("0.0004");
+    await a.reservations.release(next);
+    await b.reservations.settle(held(await b.reservations.reserve(ctx, 100, null)), 100, ctx);
+    // Without one, A reads Redis once its value is a second old.
+    expect(await eventually(async () => (await spendOnA()) === "0.0005", 3_000, 50)).toBe(true);
   });
 
   test("the ends of many calls go to Redis together: 20 settled calls take one round trip", async () => {
@@ -218,12 +242,13 @@ describe("RedisReservations", () => {
     await settled;
     expect(await budgetHash(d)).toEqual({ spent: "250" });
     expect(await a.budgets.spend(d.id)).toBe(250);
+    expect((await a.budgets.headers(ws, "key1"))["X-Budget-Daily-Spend"]).toBe("0.00025");
   });
 });
 
 describe("SettleQueue", () => {
   test("a full batch is sent at once, without waiting for the window", async () => {
-    const q = new SettleQueue(one, logger, { windowMs: 600_000, maxOps: 2 });
+    const q = new SettleQueue(one, logger, new SpendView(), { windowMs: 600_000, maxOps: 2 });
     const key = one.key("settle-test", randomBase62(8));
     await one.client.hset(key, "spent", 5, "r:x", "1:0", "r:y", "1:0");
     const first = q.push("x", [{ end: key, field: "r:x" }]);
@@ -237,7 +262,7 @@ describe("SettleQueue", () => {
   });
 
   test("a batch Redis does not take is logged and its waiters still resolve", async () => {
-    const q = new SettleQueue(down, logger, { windowMs: 1 });
+    const q = new SettleQueue(down, logger, new SpendView(), { windowMs: 1 });
     await q.push("lost", [{ end: down.key("k"), field: "r:lost" }]);
     expect(logs.some((l) => l.includes("credit hold releases not applied in Redis") && l.includes("lost"))).toBe(true);
   });
