@@ -22,10 +22,10 @@ export class SpendView {
     return this.sent;
   }
 
-  /** Redis answered `spent` for `key` to command `seq`. */
+  /** Redis answered `spent` for `key` to command `seq` (within one answer, in the order it ran). */
   observe(key: string, spent: number, seq: number): void {
     const cur = this.known.get(key);
-    if (!cur || cur.seq < seq) this.known.set(key, { spent, seq, at: this.clock() });
+    if (!cur || cur.seq <= seq) this.known.set(key, { spent, seq, at: this.clock() });
   }
 
   queue(key: string, cost: number): void {

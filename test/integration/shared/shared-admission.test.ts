@@ -159,6 +159,8 @@ describe("RedisReservations", () => {
     expect(a.admission.settles.batches - batches).toBe(1);
     expect(await creditHash(a)).toEqual({});
     expect(await budgetHash(d)).toEqual({ spent: "100" });
+    // The batch answered the spend after its last cost: the headers have all ten.
+    expect((await a.budgets.headers(ws, "key1"))["X-Budget-Daily-Spend"]).toBe("0.0001");
   });
 
   test("atomic: a budget refusal leaves no credit hold, a credit refusal no reservation", async () => {

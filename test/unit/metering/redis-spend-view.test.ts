@@ -31,6 +31,14 @@ describe("SpendView", () => {
     expect(v.current("k")).toBe(160);
   });
 
+  test("within one answer, the last value for a key wins (several costs on one period in a batch)", () => {
+    const v = new SpendView();
+    const batch = v.ticket();
+    v.observe("k", 10, batch);
+    v.observe("k", 20, batch);
+    expect(v.current("k")).toBe(20);
+  });
+
   test("a failed batch's costs are dropped, as in Redis", () => {
     const v = new SpendView();
     v.observe("k", 100, v.ticket());
