@@ -16,6 +16,9 @@ interface Stored {
   e: number;
 }
 
+/** The share of the TTL within which a turn does not rewrite the shared copy of the same route. */
+const REWRITE_SHARE = 0.1;
+
 export interface RedisStickyOptions {
   ttlMs: number;
   maxEntries?: number;
@@ -42,8 +45,15 @@ export class RedisStickyStore implements StickyStore {
 
   remember(session: string, routeKey: string): void {
     const expiresAt = this.local.now() + this.ttlMs;
-    this.local.put(session, routeKey, expiresAt);
-    if (!this.redis.isUp()) return;
+    const prev = this.local.entry(session);
+    // A turn soon after the shared copy was written leaves it be: an agent's turns seconds apart would
+    // otherwise rewrite the same value each time, and the copy then ends at most REWRITE_SHARE of the TTL early.
+    if (prev?.routeKey === routeKey && prev.sharedUntil !== undefined && prev.sharedUntil - expiresAt > -this.ttlMs * REWRITE_SHARE) {
+      this.local.put(session, routeKey, expiresAt, prev.sharedUntil);
+      return;
+    }
+    if (!this.redis.isUp()) return this.local.put(session, routeKey, expiresAt);
+    this.local.put(session, routeKey, expiresAt, expiresAt);
     const value: Stored = { r: routeKey, e: expiresAt };
     // A lost write only costs another instance this session's stickiness.
     this.redis.client.set(this.keyOf(session), JSON.stringify(value), "PX", this.ttlMs).catch(() => undefined);
@@ -61,7 +71,7 @@ export class RedisStickyStore implements StickyStore {
       return undefined;
     }
     const found = decode(raw, this.local.now());
-    if (found) this.local.put(session, found.r, found.e);
+    if (found) this.local.put(session, found.r, found.e, found.e);
     return found?.r;
   }
 }

@@ -24,6 +24,8 @@ export interface MemoryStickyOptions {
 interface Entry {
   routeKey: string;
   expiresAt: number;
+  /** When the shared copy (Redis) of this entry expires, if this instance knows of one. */
+  sharedUntil?: number;
 }
 
 /** One process's memory: a Map in insertion order, so the entry used longest ago is first. */
@@ -57,11 +59,16 @@ export class MemoryStickyStore implements StickyStore {
     this.put(session, routeKey, this.now() + this.ttlMs);
   }
 
+  /** The live entry of a session (its route, expiry and shared copy's expiry), or undefined. */
+  entry(session: string): Readonly<Entry> | undefined {
+    return this.lookup(session) === undefined ? undefined : this.entries.get(session);
+  }
+
   /** Keeps an entry until `expiresAt` (an entry learnt from Redis keeps the expiry it has there). */
-  put(session: string, routeKey: string, expiresAt: number): void {
+  put(session: string, routeKey: string, expiresAt: number, sharedUntil?: number): void {
     // Re-inserted at the end, so the Map stays ordered by last use.
     this.entries.delete(session);
-    this.entries.set(session, { routeKey, expiresAt });
+    this.entries.set(session, sharedUntil === undefined ? { routeKey, expiresAt } : { routeKey, expiresAt, sharedUntil });
     const now = this.now();
     for (const [k, e] of this.entries) {
       if (e.expiresAt > now && this.entries.size <= this.maxEntries) break;

@@ -104,6 +104,37 @@ describe("RedisStickyStore", () => {
     expect(await new RedisStickyStore(one, opts).lookup(s)).toBe("p/two");
   });
 
+  test("turns soon after the shared copy was written do not rewrite it; one a tenth of the TTL later, or on another route, does", async () => {
+    const c = new FakeClock();
+    const a = new RedisStickyStore(one, { ttlMs: TTL, now: () => c.now() });
+    const s = session();
+    const sets: string[] = [];
+    const client = one.client as unknown as { sendCommand(cmd: { name: string }): unknown };
+    const original = client.sendCommand;
+    client.sendCommand = function (this: unknown, cmd: { name: string }) {
+      if (cmd.name === "set") sets.push(cmd.name);
+      return original.call(this, cmd);
+    };
+    try {
+      a.remember(s, "p/m");
+      for (let i = 0; i < 5; i++) {
+        c.advance(TTL / 100);
+        a.remember(s, "p/m");
+      }
+      expect(sets.length).toBe(1);
+      // The local copy still restarts its TTL at every turn.
+      c.advance(TTL - 1);
+      expect(a.lookup(s)).toBe("p/m");
+      a.remember(s, "p/m");
+      expect(sets.length).toBe(2);
+      a.remember(s, "p/other");
+      expect(sets.length).toBe(3);
+    } finally {
+      client.sendCommand = original;
+    }
+    expect(await eventually(async () => JSON.parse((await raw.get(a.keyOf(s))) ?? "{}").r === "p/other")).toBe(true);
+  });
+
   test("a malformed value is not found", async () => {
     const b = new RedisStickyStore(two, opts);
     const s = session();
