@@ -1,7 +1,7 @@
 // Forms: a submit that keeps the API's failure, and fields that show its message beside the control the
 // failure's `param` names (or, for a param no field owns, above the buttons).
 import { h, type ComponentChildren, type VNode } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiFailure } from "./api";
 
 export interface Submit {
@@ -55,24 +55,65 @@ export interface FieldProps {
   id?: string;
 }
 
+/**
+ * A labelled control. It keeps what the user typed across re-renders (Preact re-applies `value` and
+ * `checked` on each one) until the page gives it another value, or its form is reset.
+ */
 export function field(p: FieldProps): VNode<any> {
+  return h(Field, p);
+}
+
+type Given = string | boolean | undefined;
+
+function Field(p: FieldProps): VNode<any> {
+  const given: Given = p.type === "checkbox" ? p.checked : p.value;
+  const [typed, setTyped] = useState<{ given: Given; value: Given }>({ given, value: given });
+  const value = typed.given === given ? typed.value : given;
+  const ref = useRef<HTMLInputElement & HTMLSelectElement & HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const f = ref.current?.form;
+    const back = () => setTyped((t) => ({ given: t.given, value: t.given }));
+    f?.addEventListener("reset", back);
+    return () => f?.removeEventListener("reset", back);
+  }, []);
+  const onInput = (e: Event) => {
+    const t = e.currentTarget as HTMLInputElement;
+    setTyped({ given, value: p.type === "checkbox" ? t.checked : t.value });
+  };
   const id = p.id ?? `f-${p.name.replace(/[^a-z0-9_-]/gi, "-")}`;
   const error = p.failure && owns(p.failure.param, p.name) ? p.failure.message : null;
   const described = [error ? `${id}-error` : null, p.hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  const common = { id, name: p.name, "aria-invalid": error ? "true" : undefined, "aria-describedby": described, required: p.required };
+  const common = {
+    id,
+    ref,
+    name: p.name,
+    "aria-invalid": error ? "true" : undefined,
+    "aria-describedby": described,
+    required: p.required,
+    onInput,
+    onChange: onInput,
+  };
+  const v = typeof value === "string" ? value : undefined;
   let control: VNode<any>;
   if (p.type === "select") {
+    const one = p.multiple ? undefined : v;
     control = h(
       "select",
-      { ...common, multiple: p.multiple, value: p.multiple ? undefined : p.value },
-      (p.options ?? []).map(([v, l]) => h("option", { value: v, selected: p.multiple ? undefined : v === p.value }, l)),
+      {
+        ...common,
+        multiple: p.multiple,
+        value: one,
+        onInput: p.multiple ? undefined : onInput,
+        onChange: p.multiple ? undefined : onInput,
+      },
+      (p.options ?? []).map(([o, l]) => h("option", { value: o, selected: p.multiple ? undefined : o === one }, l)),
     );
   } else if (p.type === "textarea") {
-    control = h("textarea", { ...common, value: p.value, placeholder: p.placeholder, rows: 3 });
+    control = h("textarea", { ...common, value: v, placeholder: p.placeholder, rows: 3 });
   } else if (p.type === "checkbox") {
-    control = h("input", { ...common, type: "checkbox", checked: p.checked });
+    control = h("input", { ...common, type: "checkbox", checked: value === true });
   } else {
-    control = h("input", { ...common, type: p.type ?? "text", value: p.value, step: p.step, min: p.min, placeholder: p.placeholder });
+    control = h("input", { ...common, type: p.type ?? "text", value: v, step: p.step, min: p.min, placeholder: p.placeholder });
   }
   return h("div", { class: p.type === "checkbox" ? "field check" : "field" }, [
     h("label", { for: id }, p.label),
@@ -88,11 +129,25 @@ export function formError(failure: ApiFailure | null, names: string[]): VNode<an
   return h("p", { class: "error", role: "alert" }, failure.param ? `${failure.param}: ${failure.message}` : failure.message);
 }
 
-export function form(s: Submit, label: string, children: ComponentChildren, submitLabel: string): VNode<any> {
-  return h("form", { onSubmit: s.onSubmit, "aria-label": label, class: "form", noValidate: true }, [
-    children,
-    h("button", { type: "submit", disabled: s.busy }, s.busy ? "Working…" : submitLabel),
-  ]);
+export interface FormExtras {
+  /** Told of every control's edit (a draft's `onField`). */
+  onField?: (e: Event) => void;
+  /** More buttons beside the submit, e.g. Cancel. */
+  buttons?: ComponentChildren;
+}
+
+export function form(s: Submit, label: string, children: ComponentChildren, submitLabel: string, x: FormExtras = {}): VNode<any> {
+  return h(
+    "form",
+    { onSubmit: s.onSubmit, onInput: x.onField, onChange: x.onField, "aria-label": label, class: "form", noValidate: true },
+    [
+      children,
+      h("div", { class: "buttons" }, [
+        h("button", { type: "submit", disabled: s.busy }, s.busy ? "Working…" : submitLabel),
+        x.buttons ?? null,
+      ]),
+    ],
+  );
 }
 
 /** The form's values by name (checkboxes as "on" when checked; multi-selects as arrays). */

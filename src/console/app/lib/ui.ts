@@ -74,3 +74,8 @@ export function page(title: string, children: ComponentChildren, actions?: Compo
     children,
   ]);
 }
+
+/** Why the page offers no changes: the scope the signed-in key lacks and what it would allow. */
+export function readOnlyNote(scope: string, what: string): VNode<any> {
+  return h("p", { class: "note", role: "note" }, `Read-only: your key lacks the ${scope} scope, so it cannot ${what}.`);
+}

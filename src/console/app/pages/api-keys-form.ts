@@ -3,9 +3,10 @@
 import { h, type VNode } from "preact";
 import { useEffect } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
-import { field, formError, owns, useSubmit } from "../lib/form";
+import { useDraft } from "../lib/draft";
+import { field, form, formError, owns, useSubmit } from "../lib/form";
+import { fromLocalInput, localInput } from "../lib/time";
 import type { Me } from "../lib/types";
-import { draftForm, fromLocalInput, localInput, useDraft } from "./api-keys-controls";
 import { SCOPES } from "../../../auth/scopes";
 
 const FIELDS = ["name", "scopes", "expires_at"];
@@ -62,10 +63,9 @@ export function CreateKeyForm({ me, onCreated }: { me: Me; onCreated: (created: 
   const f = s.failure;
   return h("section", { "aria-labelledby": "ak-create-title", class: "ak-panel" }, [
     h("h3", { id: "ak-create-title" }, "Create an API key"),
-    draftForm(
+    form(
       s,
       "Create an API key",
-      onField,
       [
         field({ label: "Name", name: "name", id: "ak-new-name", failure: f, value: draft.name }),
         field({
@@ -81,6 +81,7 @@ export function CreateKeyForm({ me, onCreated }: { me: Me; onCreated: (created: 
         formError(f, FIELDS),
       ],
       "Create key",
+      { onField },
     ),
   ]);
 }
@@ -109,10 +110,9 @@ export function EditKeyForm(p: { me: Me; row: Row; onSaved: (saved: Row | null) 
   const cancel = h("button", { type: "button", onClick: p.onCancel }, "Cancel");
   return h("section", { "aria-labelledby": "ak-edit-title", class: "ak-panel" }, [
     h("h3", { id: "ak-edit-title" }, ["Edit ", h("span", { class: "ak-name" }, start.name)]),
-    draftForm(
+    form(
       s,
       "Edit the API key",
-      onField,
       [
         field({ label: "Name", name: "name", id: "ak-edit-name", failure: f, value: draft.name }),
         field({
@@ -128,7 +128,7 @@ export function EditKeyForm(p: { me: Me; row: Row; onSaved: (saved: Row | null) 
         formError(f, FIELDS),
       ],
       "Save changes",
-      cancel,
+      { onField, buttons: cancel },
     ),
   ]);
 }

@@ -1,12 +1,15 @@
 // API keys: the workspace's keys (revoked ones on request), creating one (its full key shown this once,
 // held only in this page's state, so dismissing or reloading forgets it), editing and revoking.
+import "./api-keys.css";
 import { h, type VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, KEY, ws, type Row } from "../lib/api";
+import { actionStatus, pending, useAction, type Action } from "../lib/action";
+import { Confirm } from "../lib/confirm";
 import { useApi } from "../lib/hooks";
+import { when } from "../lib/time";
 import type { Me, PageProps } from "../lib/types";
-import { empty, page, status, table, text, type Column } from "../lib/ui";
-import { actionStatus, Confirm, pending, readOnlyNote, useAction, when, type Action } from "./api-keys-controls";
+import { empty, page, readOnlyNote, status, table, text, type Column } from "../lib/ui";
 import { CreateKeyForm, EditKeyForm } from "./api-keys-form";
 
 function NewKey({ created, onDismiss }: { created: Row; onDismiss: () => void }): VNode<any> {
@@ -29,8 +32,8 @@ function NewKey({ created, onDismiss }: { created: Row; onDismiss: () => void })
       h("button", { type: "button", onClick: copy }, copied === "Copied" ? "Copied" : "Copy"),
       h("button", { type: "button", onClick: onDismiss }, "I have copied it: hide the key"),
     ]),
-    h("p", { role: "status", class: "ak-notice" }, copied ?? ""),
-    pending(created) ? h("p", { class: "ak-note" }, pending(created).trim()) : null,
+    h("p", { role: "status", class: "notice" }, copied ?? ""),
+    pending(created) ? h("p", { class: "note" }, pending(created).trim()) : null,
   ]);
 }
 
@@ -55,7 +58,7 @@ function actions(me: Me, r: Row, a: Action, edit: (id: string) => void, reload: 
         location.reload();
       },
     );
-  return h("div", { class: "ak-row-actions" }, [
+  return h("div", { class: "actions" }, [
     h("button", { type: "button", onClick: () => edit(id), "aria-label": `Edit ${text(r.name)}` }, "Edit"),
     h(Confirm, {
       label: "Revoke",
@@ -64,7 +67,6 @@ function actions(me: Me, r: Row, a: Action, edit: (id: string) => void, reload: 
         : `Revoke “${text(r.name)}”? Requests with it fail at once.`,
       yes: "Yes, revoke",
       busy: a.busy,
-      danger: true,
       onYes: revoke,
     }),
   ]);

@@ -3,14 +3,13 @@
 import { h } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
+import { asks, Confirm } from "../lib/confirm";
 import { field, form, formError, useSubmit, values } from "../lib/form";
 import { spendBar } from "../lib/spend-bar";
+import { utc } from "../lib/time";
 import { fields, text } from "../lib/ui";
-import { ConfirmButton } from "./budgets-confirm";
-import { useDraft } from "./budgets-draft";
 import { keyLabel, PERIODS, type Targets } from "./budgets-create";
 import { limitValue, toMicro } from "./budgets-money";
-import { utc } from "./budgets-time";
 
 /** What a budget covers, in words: the key's name or the provider's display name when known. */
 export function scopeLabel(b: Row, t: Targets): string {
@@ -48,7 +47,6 @@ function EditBudget({
   changed: CardProps["changed"];
 }) {
   const id = text(b.budget_id);
-  const d = useDraft({ limit: text(b.limit), enforce: Boolean(b.enforce), include_byok: Boolean(b.include_byok) });
   // Opening the form puts the cursor in the limit, the field most edits change.
   useLayoutEffect(() => document.getElementById(`limit-${id}`)?.focus(), []);
   const s = useSubmit(
@@ -67,21 +65,21 @@ function EditBudget({
   return form(
     s,
     "Edit budget",
-    d.wrap([
-      field({ label: "Limit (USD)", name: "limit", id: `limit-${id}`, value: d.str("limit"), failure: s.failure }),
-      field({ label: "Enforce", name: "enforce", id: `enforce-${id}`, type: "checkbox", checked: d.on("enforce"), failure: s.failure }),
+    [
+      field({ label: "Limit (USD)", name: "limit", id: `limit-${id}`, value: text(b.limit), failure: s.failure }),
+      field({ label: "Enforce", name: "enforce", id: `enforce-${id}`, type: "checkbox", checked: Boolean(b.enforce), failure: s.failure }),
       field({
         label: "Include BYOK spend",
         name: "include_byok",
         id: `include-byok-${id}`,
         type: "checkbox",
-        checked: d.on("include_byok"),
+        checked: Boolean(b.include_byok),
         failure: s.failure,
       }),
       formError(s.failure, ["limit", "enforce", "include_byok"]),
-      h("button", { type: "button", onClick: close }, "Cancel"),
-    ]),
+    ],
     "Save changes",
+    { buttons: h("button", { type: "button", onClick: close }, "Cancel") },
   );
 }
 
@@ -109,12 +107,11 @@ export function BudgetCard(p: CardProps) {
     p.canWrite
       ? editing
         ? h(EditBudget, { budget: b, workspaceId: p.workspaceId, close: () => setEditing(false), changed: p.changed })
-        : h("div", { class: "bm-actions" }, [
+        : h("div", { class: "actions" }, [
             h("button", { type: "button", ref: editButton, "aria-label": `Edit budget ${name}`, onClick: () => setEditing(true) }, "Edit"),
-            h(ConfirmButton, {
-              label: "Delete",
-              what: `budget ${name}`,
-              action: () => call("DELETE", ws(p.workspaceId, `/budgets/${encodeURIComponent(text(b.budget_id))}`)),
+            h(Confirm, {
+              ...asks("Delete", `budget ${name}`),
+              onYes: () => call("DELETE", ws(p.workspaceId, `/budgets/${encodeURIComponent(text(b.budget_id))}`)),
               done: (r) => p.changed("deleted", Object.keys(r as Row).length ? (r as Row) : null),
             }),
           ])

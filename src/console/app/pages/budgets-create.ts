@@ -4,9 +4,9 @@
 import { h } from "preact";
 import { useRef } from "preact/hooks";
 import { ApiFailure, call, ws, type Row } from "../lib/api";
+import { useDraft } from "../lib/draft";
 import { field, form, formError, useSubmit, values } from "../lib/form";
 import { text } from "../lib/ui";
-import { useDraft } from "./budgets-draft";
 import { limitValue, newIdempotencyKey } from "./budgets-money";
 
 export const PERIODS: [string, string][] = [
@@ -47,10 +47,14 @@ function targetField(scope: string, value: string, t: Targets, failure: ReturnTy
   return field({ label, name: "scope_id", type: "select", options, value: value || options[0]![0], failure });
 }
 
-const INITIAL = { scope: "workspace", scope_id: "", period: "monthly", limit: "", enforce: true, include_byok: false };
-
 export function CreateBudget({ workspaceId, targets, created }: { workspaceId: string; targets: Targets; created: (b: Row) => void }) {
-  const d = useDraft(INITIAL);
+  // The scope and its target are kept as they change: the scope decides which target field shows.
+  const { draft, setDraft, reset } = useDraft(() => ({ scope: "workspace", scope_id: "" }));
+  const onField = (e: Event) => {
+    const t = e.target as HTMLSelectElement;
+    if (t.name === "scope" && t.value !== draft.scope) setDraft({ scope: t.value, scope_id: "" });
+    else if (t.name === "scope_id") setDraft((d) => ({ ...d, scope_id: t.value }));
+  };
   const pending = useRef<{ body: string; key: string } | null>(null);
   const s = useSubmit(
     async (f) => {
@@ -72,29 +76,26 @@ export function CreateBudget({ workspaceId, targets, created }: { workspaceId: s
         throw e;
       }
     },
-    (b) => {
-      d.reset();
+    (b, f) => {
+      f.reset();
+      reset();
       created(b);
     },
   );
-  const scope = d.str("scope");
+  const scope = draft.scope;
   return h("div", { class: "bm-budget-create" }, [
     h("h3", null, "New budget"),
     form(
       s,
       "New budget",
-      d.wrap([
-        h(
-          "div",
-          { class: "bm-draft", onChange: () => d.set("scope_id", "") },
-          field({ label: "Scope", name: "scope", type: "select", options: SCOPES, value: scope, failure: s.failure }),
-        ),
-        targetField(scope, d.str("scope_id"), targets, s.failure),
-        field({ label: "Period", name: "period", type: "select", options: PERIODS, value: d.str("period"), failure: s.failure }),
+      [
+        field({ label: "Scope", name: "scope", type: "select", options: SCOPES, value: scope, failure: s.failure }),
+        targetField(scope, draft.scope_id, targets, s.failure),
+        field({ label: "Period", name: "period", type: "select", options: PERIODS, value: "monthly", failure: s.failure }),
         field({
           label: "Limit (USD)",
           name: "limit",
-          value: d.str("limit"),
+          value: "",
           failure: s.failure,
           placeholder: "100.00",
           hint: "Dollars, up to 6 decimal places.",
@@ -103,13 +104,14 @@ export function CreateBudget({ workspaceId, targets, created }: { workspaceId: s
           label: "Enforce (refuse calls once spent)",
           name: "enforce",
           type: "checkbox",
-          checked: d.on("enforce"),
+          checked: true,
           failure: s.failure,
         }),
-        field({ label: "Include BYOK spend", name: "include_byok", type: "checkbox", checked: d.on("include_byok"), failure: s.failure }),
+        field({ label: "Include BYOK spend", name: "include_byok", type: "checkbox", checked: false, failure: s.failure }),
         formError(s.failure, NAMES),
-      ]),
+      ],
       "Create budget",
+      { onField },
     ),
   ]);
 }

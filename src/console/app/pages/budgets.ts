@@ -33,10 +33,10 @@ export function Budgets({ me }: PageProps) {
       ? null
       : h(
           "p",
-          { class: "bm-note" },
+          { class: "note" },
           "Read-only: this API key lacks the budgets:write scope, so budgets cannot be created, changed or deleted here.",
         ),
-    h("p", { role: "status", class: "bm-notice" }, notice ?? ""),
+    h("p", { role: "status", class: "notice" }, notice ?? ""),
     status(list) ??
       (budgets.length === 0
         ? empty("No budgets yet.")

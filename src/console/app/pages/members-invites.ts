@@ -3,11 +3,10 @@
 import { h } from "preact";
 import { useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
+import { asks, Confirm } from "../lib/confirm";
 import { field, form, formError, useSubmit, values } from "../lib/form";
+import { utc } from "../lib/time";
 import { empty, table, text } from "../lib/ui";
-import { ConfirmButton } from "./budgets-confirm";
-import { useDraft } from "./budgets-draft";
-import { utc } from "./budgets-time";
 import { ROLES, type SectionProps } from "./members-list";
 
 function TokenOnce({ invite, dismiss }: { invite: Row; dismiss: () => void }) {
@@ -23,7 +22,7 @@ function TokenOnce({ invite, dismiss }: { invite: Row; dismiss: () => void }) {
     ]),
     h("p", null, `Send it to ${text(invite.email)}; they accept the invite with POST /v1/invites/accept {"token": "…"}.`),
     h("code", { class: "bm-token", "data-token": "" }, token),
-    h("div", { class: "bm-actions" }, [
+    h("div", { class: "actions" }, [
       h("button", { type: "button", onClick: copy }, "Copy"),
       h("button", { type: "button", onClick: dismiss }, "Done"),
       h("span", { role: "status" }, copied ?? ""),
@@ -38,7 +37,6 @@ const days = (typed: string): number | string | undefined => {
 };
 
 function Invite({ workspaceId, created }: { workspaceId: string; created: (invite: Row) => void }) {
-  const d = useDraft({ email: "", role: "member", expires_in_days: "" });
   const s = useSubmit(
     async (f) => {
       const v = values(f);
@@ -47,27 +45,27 @@ function Invite({ workspaceId, created }: { workspaceId: string; created: (invit
       if (n !== undefined) body.expires_in_days = n;
       return call("POST", ws(workspaceId, "/invites"), body);
     },
-    (r) => {
-      d.reset();
+    (r, f) => {
+      f.reset();
       created(r);
     },
   );
   return form(
     s,
     "Invite someone",
-    d.wrap([
-      field({ label: "Email", name: "email", id: "invite-email", type: "email", value: d.str("email"), failure: s.failure }),
-      field({ label: "Role", name: "role", id: "invite-role", type: "select", options: ROLES, value: d.str("role"), failure: s.failure }),
+    [
+      field({ label: "Email", name: "email", id: "invite-email", type: "email", value: "", failure: s.failure }),
+      field({ label: "Role", name: "role", id: "invite-role", type: "select", options: ROLES, value: "member", failure: s.failure }),
       field({
         label: "Expires in (days)",
         name: "expires_in_days",
         id: "invite-days",
-        value: d.str("expires_in_days"),
+        value: "",
         failure: s.failure,
         hint: "1 to 30; 7 when empty.",
       }),
       formError(s.failure, ["email", "role", "expires_in_days"]),
-    ]),
+    ],
     "Send invite",
   );
 }
@@ -82,11 +80,10 @@ export function InviteList({ invites, ...p }: SectionProps & { invites: Row[] })
   const withdraw = (i: Row) =>
     i.accepted_at
       ? ""
-      : h(ConfirmButton, {
+      : h(Confirm, {
           key: text(i.invite_id),
-          label: "Withdraw",
-          what: `invite for ${text(i.email)}`,
-          action: () => call("DELETE", ws(p.workspaceId, `/invites/${encodeURIComponent(text(i.invite_id))}`)),
+          ...asks("Withdraw", `invite for ${text(i.email)}`),
+          onYes: () => call("DELETE", ws(p.workspaceId, `/invites/${encodeURIComponent(text(i.invite_id))}`)),
           done: () => p.changed(`Invite for ${text(i.email)} withdrawn.`),
         });
   return h("section", { class: "bm-members-section", "aria-labelledby": "invites-title" }, [

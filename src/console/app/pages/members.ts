@@ -24,12 +24,8 @@ export function Members({ me }: PageProps) {
   return page("Members", [
     canWrite
       ? null
-      : h(
-          "p",
-          { class: "bm-note" },
-          "Read-only: this API key lacks the members:write scope, so members and invites cannot be changed here.",
-        ),
-    h("p", { role: "status", class: "bm-notice" }, notice ?? ""),
+      : h("p", { class: "note" }, "Read-only: this API key lacks the members:write scope, so members and invites cannot be changed here."),
+    h("p", { role: "status", class: "notice" }, notice ?? ""),
     status(members) ?? h(MemberList, { ...common, members: members.data!.members as Row[] }),
     status(invites) ?? h(InviteList, { ...common, invites: invites.data!.invites as Row[] }),
   ]);

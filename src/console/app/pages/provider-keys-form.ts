@@ -4,10 +4,10 @@
 // The secret is cleared from the form once saved and never comes back from the API.
 import { h, type VNode } from "preact";
 import { call, ws, type Row } from "../lib/api";
-import { field, formError, useSubmit } from "../lib/form";
+import { useDraft } from "../lib/draft";
+import { field, form, formError, useSubmit } from "../lib/form";
 import { useApi } from "../lib/hooks";
 import type { Me } from "../lib/types";
-import { draftForm, useDraft } from "./api-keys-controls";
 
 const FIELDS = ["provider", "api_key", "name", "is_default", "account_tier"];
 
@@ -56,10 +56,9 @@ export function AddProviderKey(p: { me: Me; providers: Provider[]; onSaved: (sav
   const auto = `Detect from the key${chosen?.default_tier ? `, else ${chosen.default_tier}` : ""}`;
   return h("section", { class: "ak-panel", "aria-labelledby": "pk-add-title" }, [
     h("h3", { id: "pk-add-title" }, "Add a provider key"),
-    draftForm(
+    form(
       s,
       "Add a provider key",
-      onChange,
       [
         field({
           label: "Provider",
@@ -101,6 +100,7 @@ export function AddProviderKey(p: { me: Me; providers: Provider[]; onSaved: (sav
         formError(f, FIELDS),
       ],
       "Validate and save",
+      { onField: onChange },
     ),
   ]);
 }

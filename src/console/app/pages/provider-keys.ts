@@ -1,12 +1,15 @@
 // Provider keys (BYOK): the workspace's own provider secrets, listed by their masked prefix only, added
 // after the provider accepts them, and made default, disabled, enabled or deleted.
+import "./api-keys.css";
 import "./provider-keys.css";
 import { h, type VNode } from "preact";
 import { call, ws, type Row } from "../lib/api";
+import { actionStatus, pending, useAction, type Action } from "../lib/action";
+import { Confirm } from "../lib/confirm";
 import { useApi } from "../lib/hooks";
+import { when } from "../lib/time";
 import type { Me, PageProps } from "../lib/types";
-import { empty, page, status, table, text, type Column } from "../lib/ui";
-import { actionStatus, Confirm, pending, readOnlyNote, useAction, when, type Action } from "./api-keys-controls";
+import { empty, page, readOnlyNote, status, table, text, type Column } from "../lib/ui";
 import { AddProviderKey, type Provider } from "./provider-keys-form";
 
 const yes = (v: unknown) => (v ? "yes" : "no");
@@ -26,7 +29,7 @@ function actions(me: Me, r: Row, a: Action, reload: () => void): VNode<any> {
   const name = `“${text(r.name)}”`;
   const path = ws(me.workspace_id, `/byok-keys/${encodeURIComponent(String(r.id))}`);
   const patch = (body: Row, done: string, failed: string) => a.run(done, failed, () => call("PATCH", path, body), reload);
-  return h("div", { class: "ak-row-actions" }, [
+  return h("div", { class: "actions" }, [
     r.is_default
       ? null
       : h(
@@ -58,7 +61,6 @@ function actions(me: Me, r: Row, a: Action, reload: () => void): VNode<any> {
       question: `Delete ${name}? Its secret is erased; this cannot be undone.`,
       yes: "Yes, delete",
       busy: a.busy,
-      danger: true,
       onYes: () => a.run(`Deleted ${name}`, `Could not delete ${name}`, () => call("DELETE", path), reload),
     }),
   ]);

@@ -1,8 +1,9 @@
 // The workspace's routing defaults: a form sending only the fields changed (PATCH), a two-step "Clear all"
 // (DELETE), the API's message beside the field its `param` names, and a read-only view without routing:write.
 import { h, type VNode } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { call, ws, type Row } from "../lib/api";
+import { Confirm } from "../lib/confirm";
 import { field, formError, useSubmit } from "../lib/form";
 import { useApi } from "../lib/hooks";
 import type { Me } from "../lib/types";
@@ -38,16 +39,6 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
   const [base, setBase] = useState<Row>(data);
   const [draft, setDraft] = useState<Draft>(() => toDraft(data));
   const [notice, setNotice] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  // Keyboard focus follows the question: onto Cancel when it is asked, back to "Clear all…" once answered.
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const clearRef = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (confirming) cancelRef.current?.focus();
-    else if (asked.current) clearRef.current?.focus();
-    asked.current = confirming;
-  }, [confirming]);
   const adopt = (reply: Row, what: string) => {
     setBase(reply);
     setDraft(toDraft(reply));
@@ -61,14 +52,6 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
       return names.length ? { names, reply: await call("PATCH", path, patch) } : null;
     },
     (r) => (r ? adopt(r.reply, `Saved ${r.names.join(", ")}.`) : setNotice("Nothing to save: no field differs from the saved values.")),
-  );
-  const clear = useSubmit(
-    () => call("DELETE", path),
-    (reply) => {
-      setConfirming(false);
-      save.clear();
-      adopt(reply, "Cleared: every field is back to its built-in default.");
-    },
   );
   // Controls show the draft, so a re-render (an error arriving) keeps what was typed.
   const onInput = (e: Event) => {
@@ -89,17 +72,20 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
       hint: f.hint,
       step: f.step,
     });
-  const clearControls = confirming
-    ? h("span", { class: "rd-confirm", role: "group", "aria-label": "Confirm clearing" }, [
-        h("span", null, "Reset every field to its built-in default?"),
-        h(
-          "button",
-          { type: "button", class: "danger", disabled: clear.busy, onClick: clear.onSubmit },
-          clear.busy ? "Clearing…" : "Clear all defaults",
-        ),
-        h("button", { type: "button", ref: cancelRef, onClick: () => setConfirming(false) }, "Cancel"),
-      ])
-    : h("button", { type: "button", ref: clearRef, onClick: () => setConfirming(true) }, "Clear all…");
+  // Clearing undoes every field at once: the question opens with the focus on Cancel.
+  const clearControls = h(Confirm, {
+    label: "Clear all…",
+    question: "Reset every field to its built-in default?",
+    groupLabel: "Confirm clearing",
+    yes: "Clear all defaults",
+    working: "Clearing…",
+    focusCancel: true,
+    onYes: () => call("DELETE", path),
+    done: (reply) => {
+      save.clear();
+      adopt(reply as Row, "Cleared: every field is back to its built-in default.");
+    },
+  });
   return h(
     "form",
     { onSubmit: save.onSubmit, onInput, onChange: onInput, "aria-label": "Routing defaults", class: "rd-form", noValidate: true },
@@ -107,7 +93,6 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
       h("p", { class: "hint" }, changedAt(base)),
       GROUPS.map((g) => h("fieldset", null, [h("legend", null, g.legend), g.fields.map(control)])),
       formError(save.failure, NAMES),
-      formError(clear.failure, []),
       h("div", { class: "rd-actions" }, [
         h("button", { type: "submit", disabled: save.busy }, save.busy ? "Saving…" : "Save changes"),
         clearControls,
