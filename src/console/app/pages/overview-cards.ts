@@ -7,23 +7,26 @@ import { spendBar } from "../lib/spend-bar";
 import type { Me } from "../lib/types";
 import { dollars, empty, status, text } from "../lib/ui";
 
-const needs = (scope: string) => h("p", { class: "needs" }, `Needs the ${scope} scope.`);
+/** A card's load when the key holds `scope`; until it has data, what the card shows instead (the scope it needs, or the load's state). */
+function useScoped(me: Me, scope: string, path: string) {
+  const allowed = me.scopes.includes(scope);
+  const s = useApi(allowed ? ws(me.workspace_id, path) : null);
+  const instead = allowed ? status(s) : h("p", { class: "needs" }, `Needs the ${scope} scope.`);
+  return { data: s.data, instead };
+}
 
 function card(title: string, id: string, children: unknown) {
   return h("section", { class: "card", "aria-labelledby": id }, [h("h3", { id }, title), children as never]);
 }
 
 export function BalanceCard({ me }: { me: Me }) {
-  const allowed = me.scopes.includes("billing:read");
-  const s = useApi(allowed ? ws(me.workspace_id, "/billing/balance") : null);
-  let body;
-  if (!allowed) body = needs("billing:read");
-  else if (!s.data) body = status(s);
-  else
-    body = [
-      h("p", { class: "balance", "data-balance": "" }, dollars(s.data.balance_microdollars)),
-      h("p", { class: "muted" }, `${text(s.data.currency)}, as of ${text(s.data.updated_at)}`),
-    ];
+  const { data, instead } = useScoped(me, "billing:read", "/billing/balance");
+  const body =
+    instead ??
+    (data && [
+      h("p", { class: "balance", "data-balance": "" }, dollars(data.balance_microdollars)),
+      h("p", { class: "muted" }, `${text(data.currency)}, as of ${text(data.updated_at)}`),
+    ]);
   return card("Credit balance", "card-balance", body);
 }
 
@@ -31,26 +34,21 @@ export function BalanceCard({ me }: { me: Me }) {
 export const budgetLabel = (b: Row) => `${text(b.scope)}${b.scope_id ? ` ${text(b.scope_id)}` : ""} · ${text(b.period)}`;
 
 export function BudgetsCard({ me }: { me: Me }) {
-  const allowed = me.scopes.includes("budgets:read");
-  const s = useApi(allowed ? ws(me.workspace_id, "/budgets") : null);
-  let body;
-  if (!allowed) body = needs("budgets:read");
-  else if (!s.data) body = status(s);
-  else {
-    const budgets = s.data.budgets as Row[];
-    body =
-      budgets.length === 0
-        ? empty("No budgets.")
-        : h(
-            "ul",
-            { class: "budget-list" },
-            budgets.map((b) =>
-              h("li", null, [
-                h("span", { class: "budget-name" }, budgetLabel(b)),
-                spendBar(budgetLabel(b), Math.round(Number(b.spend) * 1e6), Math.round(Number(b.limit) * 1e6)),
-              ]),
-            ),
-          );
-  }
+  const { data, instead } = useScoped(me, "budgets:read", "/budgets");
+  const budgets = (data?.budgets as Row[] | undefined) ?? [];
+  const body =
+    instead ??
+    (budgets.length === 0
+      ? empty("No budgets.")
+      : h(
+          "ul",
+          { class: "budget-list" },
+          budgets.map((b) =>
+            h("li", null, [
+              h("span", { class: "budget-name" }, budgetLabel(b)),
+              spendBar(budgetLabel(b), Math.round(Number(b.spend) * 1e6), Math.round(Number(b.limit) * 1e6)),
+            ]),
+          ),
+        ));
   return card("Budgets", "card-budgets", body);
 }
