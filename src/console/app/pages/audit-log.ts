@@ -4,7 +4,7 @@ import "./audit-log.css";
 import { h } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, ws, type Row } from "../lib/api";
-import { field, formError } from "../lib/form";
+import { field, formError, values } from "../lib/form";
 import { useApi } from "../lib/hooks";
 import type { PageProps } from "../lib/types";
 import { empty, page, table, type Column } from "../lib/ui";
@@ -52,24 +52,20 @@ function useNames(me: PageProps["me"]): Names {
 }
 
 export function AuditLog({ me }: PageProps) {
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState({ filters: NO_FILTERS, offset: 0, tick: 0 });
   const qs = query(applied.filters, applied.offset);
   const list = useList(ws(me.workspace_id, `/audit-logs${qs ? `?${qs}` : ""}`), applied.tick);
   const names = useNames(me);
-  const onInput = (e: Event) => {
-    const el = e.target as HTMLInputElement | HTMLSelectElement;
-    if (el.name) setDraft((d) => ({ ...d, [el.name]: el.value }));
-  };
   const apply = (e: Event) => {
     e.preventDefault();
+    const v = values(e.currentTarget as HTMLFormElement);
+    const filters = { ...NO_FILTERS };
+    for (const k of FILTERS) filters[k] = String(v[k] ?? "");
     // A new tick re-reads even when the filters are unchanged (Apply doubles as refresh).
-    setApplied((a) => ({ filters: draft, offset: 0, tick: a.tick + 1 }));
+    setApplied((a) => ({ filters, offset: 0, tick: a.tick + 1 }));
   };
-  const reset = () => {
-    setDraft(NO_FILTERS);
-    setApplied((a) => ({ filters: NO_FILTERS, offset: 0, tick: a.tick + 1 }));
-  };
+  // The Reset button resets the form (every field back to no filter) and the list with it.
+  const reset = () => setApplied((a) => ({ filters: NO_FILTERS, offset: 0, tick: a.tick + 1 }));
   const cols: Column[] = [
     ["Time", (r) => when(r.created_at)],
     ["Actor", (r) => actor(r, names)],
@@ -78,25 +74,18 @@ export function AuditLog({ me }: PageProps) {
     ["Details", details],
   ];
   const f = (name: keyof Filters, label: string, type: "select" | "date", options?: [string, string][]) =>
-    field({ name, label, type, options, value: draft[name], failure: list.failure, id: `al-${name}` });
-  const filters = h(
-    "form",
-    { onSubmit: apply, onInput, onChange: onInput, "aria-label": "Audit log filters", class: "form", noValidate: true },
-    [
-      f("type", "Event type", "select", [["", "All events"] as [string, string]].concat(TYPES.map((t) => [t, t]))),
-      f("start_date", "From (date)", "date"),
-      f("end_date", "To (date, inclusive)", "date"),
-      f("limit", "Per page", "select", [
-        ["25", "25"],
-        ["50", "50"],
-        ["100", "100"],
-      ]),
-      h("div", { class: "al-buttons" }, [
-        h("button", { type: "submit" }, "Apply filters"),
-        h("button", { type: "button", onClick: reset }, "Reset"),
-      ]),
-    ],
-  );
+    field({ name, label, type, options, value: NO_FILTERS[name], failure: list.failure, id: `al-${name}` });
+  const filters = h("form", { onSubmit: apply, onReset: reset, "aria-label": "Audit log filters", class: "form", noValidate: true }, [
+    f("type", "Event type", "select", [["", "All events"] as [string, string]].concat(TYPES.map((t) => [t, t]))),
+    f("start_date", "From (date)", "date"),
+    f("end_date", "To (date, inclusive)", "date"),
+    f("limit", "Per page", "select", [
+      ["25", "25"],
+      ["50", "50"],
+      ["100", "100"],
+    ]),
+    h("div", { class: "al-buttons" }, [h("button", { type: "submit" }, "Apply filters"), h("button", { type: "reset" }, "Reset")]),
+  ]);
   const d = list.data;
   const events = (d?.events as Row[] | undefined) ?? [];
   const total = Number(d?.total ?? 0);
