@@ -84,7 +84,7 @@ export function AuditLog({ me }: PageProps) {
       ["50", "50"],
       ["100", "100"],
     ]),
-    h("div", { class: "al-buttons" }, [h("button", { type: "submit" }, "Apply filters"), h("button", { type: "reset" }, "Reset")]),
+    h("div", { class: "actions" }, [h("button", { type: "submit" }, "Apply filters"), h("button", { type: "reset" }, "Reset")]),
   ]);
   const d = list.data;
   const events = (d?.events as Row[] | undefined) ?? [];
@@ -93,7 +93,7 @@ export function AuditLog({ me }: PageProps) {
   const limit = Number(d?.limit ?? 50);
   // Buttons stay enabled while a page loads (disabling one drops keyboard focus); a click then waits its turn.
   const go = (to: number) => !list.loading && setApplied((a) => ({ ...a, offset: Math.max(0, to) }));
-  const pager = h("nav", { "aria-label": "Audit log pages", class: "al-pager" }, [
+  const pager = h("nav", { "aria-label": "Audit log pages", class: "actions" }, [
     h("button", { type: "button", disabled: offset === 0, onClick: () => go(offset - limit) }, "Previous"),
     h("span", { "aria-live": "polite" }, events.length ? `${offset + 1}–${offset + events.length} of ${total}` : `0 of ${total}`),
     h("button", { type: "button", disabled: offset + events.length >= total, onClick: () => go(offset + limit) }, "Next"),

@@ -37,7 +37,9 @@ export function Budgets({ me }: PageProps) {
           "Read-only: this API key lacks the budgets:write scope, so budgets cannot be created, changed or deleted here.",
         ),
     h("p", { role: "status", class: "notice" }, notice ?? ""),
+    // Budgets wait for the key list (when the key may read it), so a card's name never changes under the reader.
     status(list) ??
+      (keys.data || keys.error || !me.scopes.includes("keys:read") ? null : status(keys)) ??
       (budgets.length === 0
         ? empty("No budgets yet.")
         : h(

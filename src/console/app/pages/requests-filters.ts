@@ -46,7 +46,7 @@ export function FilterForm({ query, failure }: { query: ListQuery; failure: ApiF
       ["false", "Earlier attempts (before a fallback)"],
     ]),
     formError(failure, [...FILTERS]),
-    h("div", { class: "requests-actions" }, [
+    h("div", { class: "actions" }, [
       h("button", { type: "submit" }, "Apply filters"),
       h("button", { type: "button", onClick: () => go("requests") }, "Clear filters"),
     ]),

@@ -18,7 +18,7 @@ function pager(q: ListQuery, shown: number, total: number) {
   const to = (offset: number) => () => go("requests", queryAddress({ ...q, offset }));
   // Previous from past the end lands on the last page, not on another empty one.
   const lastStart = total > 0 ? Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE : 0;
-  return h("nav", { "aria-label": "Pages of requests", class: "requests-pager" }, [
+  return h("nav", { "aria-label": "Pages of requests", class: "actions requests-pager" }, [
     h(
       "button",
       { type: "button", disabled: q.offset === 0, onClick: to(Math.max(0, Math.min(q.offset - PAGE_SIZE, lastStart))) },

@@ -93,7 +93,7 @@ function DefaultsForm({ path, data }: { path: string; data: Row }) {
       h("p", { class: "hint" }, changedAt(base)),
       GROUPS.map((g) => h("fieldset", null, [h("legend", null, g.legend), g.fields.map(control)])),
       formError(save.failure, NAMES),
-      h("div", { class: "rd-actions" }, [
+      h("div", { class: "actions" }, [
         h("button", { type: "submit", disabled: save.busy }, save.busy ? "Saving…" : "Save changes"),
         clearControls,
       ]),
