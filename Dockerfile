@@ -14,7 +14,7 @@ COPY --from=build /src/dist/switchyard /usr/local/bin/switchyard
 USER switchyard
 WORKDIR /data
 # The runtime settings `serve` would otherwise re-execute itself for (README, Configuration).
-ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000 BUN_GC_TIMER_DISABLE=1
+ENV PORT=8080 HOST=0.0.0.0 DATABASE_URL=sqlite:/data/switchyard.db MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000 BUN_GC_TIMER_DISABLE=1 BUN_CONFIG_MAX_HTTP_REQUESTS=65535
 VOLUME ["/data"]
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/switchyard"]

@@ -28,8 +28,16 @@ export async function startMock(ttftMs: number, gapMs: number): Promise<Upstream
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** Bun's fetch sends at most 256 requests at once unless this is set at start: past 256 streams the bare proxy would queue them. */
+const FETCH_MAX_REQUESTS = { BUN_CONFIG_MAX_HTTP_REQUESTS: "4096" };
+
 export async function startBareProxy(upstream: string, env: Record<string, string> = {}): Promise<Upstream> {
-  const child = spawnChild("bare proxy", pinned([BUN, join(ROOT, "bench/bare-proxy.ts")], 1), { PORT: "0", UPSTREAM: upstream, ...env });
+  const child = spawnChild("bare proxy", pinned([BUN, join(ROOT, "bench/bare-proxy.ts")], 1), {
+    PORT: "0",
+    UPSTREAM: upstream,
+    ...FETCH_MAX_REQUESTS,
+    ...env,
+  });
   const port = await waitForOutput(child, /"port":(\d+)/);
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -40,7 +48,13 @@ export async function startBareProxy(upstream: string, env: Record<string, strin
  */
 export async function startMinimal(upstream: string, client: "fetch" | "sockets", env: Record<string, string> = {}): Promise<Upstream> {
   const cmd = pinned([BUN, join(ROOT, "bench/minimal-proxy.ts")], 1);
-  const child = spawnChild(`minimal proxy (${client})`, cmd, { PORT: "0", UPSTREAM: upstream, CLIENT: client, ...env });
+  const child = spawnChild(`minimal proxy (${client})`, cmd, {
+    PORT: "0",
+    UPSTREAM: upstream,
+    CLIENT: client,
+    ...FETCH_MAX_REQUESTS,
+    ...env,
+  });
   return { child, url: `http://127.0.0.1:${await waitForOutput(child, /"port":(\d+)/)}` };
 }
 

@@ -40,6 +40,8 @@ export interface Config {
   heapLimitMb: number;
   /** How upstream requests are sent: the gateway's own HTTP/1.1 client on Bun sockets (default), or Bun's fetch. */
   upstreamClient: "sockets" | "fetch";
+  /** BUN_CONFIG_MAX_HTTP_REQUESTS as the process started with it: how many requests Bun's fetch sends at once (Bun's default 256 when unset or invalid). */
+  fetchMaxRequests: { value: number; set: boolean };
   /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (the lowercase spelling wins when both are set); undefined when no proxy is. */
   upstreamProxy?: Readonly<{ httpsProxy?: string; httpProxy?: string; noProxy?: string }>;
   /** Folder for generated files (master key): the SQLite file's folder, else ./data. */
@@ -200,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>, envFlags: Re
     tuningIgnored: Object.freeze(plain ? TUNING_KNOBS.filter((k) => (envFlags[k] ?? env[k] ?? "") !== "") : []),
     heapLimitMb: plain ? 0 : e.SWITCHYARD_HEAP_LIMIT_MB,
     upstreamClient: plain ? "fetch" : e.SWITCHYARD_UPSTREAM_CLIENT,
+    fetchMaxRequests: fetchMaxRequests(env.BUN_CONFIG_MAX_HTTP_REQUESTS),
     ...(e.HTTPS_PROXY || e.HTTP_PROXY
       ? {
           upstreamProxy: Object.freeze({
@@ -258,4 +261,10 @@ export function readConfigFile(path: string): FileConfig {
   const e = firstError(FileConfigSchema, json);
   if (e) throw new ConfigError(`${path}: ${e.path || "/"}: ${e.message}`);
   return json as FileConfig;
+}
+
+/** Bun reads the variable at start and keeps 256 for anything but an integer from 1 to 65535. */
+function fetchMaxRequests(raw: string | undefined): { value: number; set: boolean } {
+  const n = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  return n >= 1 && n <= 65_535 ? { value: n, set: true } : { value: 256, set: false };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAIN, spawnServer, type ServerProcess } from "../support/spawn";
-import { GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/tuning/runtime-env";
+import { FETCH_MAX_VAR, GC_TIMER_VAR, PURGE_INTERVAL_VAR } from "../../src/platform/tuning/runtime-env";
 
 const dir = mkdtempSync(join(tmpdir(), "switchyard-alloc-"));
 const running: ServerProcess[] = [];
@@ -33,6 +33,7 @@ test.if(process.platform === "linux")(
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("1000");
     expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("1");
+    expect(environOf(s.proc.pid)[FETCH_MAX_VAR]).toBe("65535");
     expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
     expect(await s.stop("SIGTERM")).toBe(0);
   },
@@ -47,10 +48,12 @@ test.if(process.platform === "linux")(
       DATABASE_URL: `sqlite:${dir}/b.db`,
       [PURGE_INTERVAL_VAR]: "250",
       [GC_TIMER_VAR]: "0",
+      [FETCH_MAX_VAR]: "300",
     });
     running.push(s);
     expect(environOf(s.proc.pid)[PURGE_INTERVAL_VAR]).toBe("250");
     expect(environOf(s.proc.pid)[GC_TIMER_VAR]).toBe("0");
+    expect(environOf(s.proc.pid)[FETCH_MAX_VAR]).toBe("300");
     expect(await s.stop("SIGTERM")).toBe(0);
   },
   30_000,

@@ -1,15 +1,16 @@
-// Two settings only the process's start can give. Bun's allocator (mimalloc) gives free memory back each
+// Three settings only the process's start can give. Bun's allocator (mimalloc) gives free memory back each
 // time a thread goes idle, at most every MIMALLOC_PURGE_HOLES_MIN_INTERVAL ms (100 by default), and a
 // gateway goes idle hundreds of times a second: once a second is enough. Bun's GC timer
-// (BUN_GC_TIMER_DISABLE) starts collections the memory governor already paces. What each buys:
-// docs/tuning.md.
+// (BUN_GC_TIMER_DISABLE) starts collections the memory governor already paces. Bun's fetch sends at most
+// BUN_CONFIG_MAX_HTTP_REQUESTS requests at once (256 by default), which a gateway serving long streams
+// through fetch passes. What each buys: docs/tuning.md.
 //
 // The allocator and Bun read these from the environment once, when the process starts, and Bun exposes no
 // call to change them later. So `serve` re-executes itself once, in place (execve: same pid, arguments,
 // working directory, file descriptors without close-on-exec, and signals for whoever supervises it), with
 // the variables that are missing added — a variable set already is kept, which is also how an operator
 // picks another value or keeps the default (MIMALLOC_PURGE_HOLES_MIN_INTERVAL=100, BUN_GC_TIMER_DISABLE=0);
-// with both set, there is no second start. Linux only: the arguments are read back
+// with all three set, there is no second start. Linux only: the arguments are read back
 // from /proc/self/cmdline, which holds them exactly as given (a compiled binary's argv[1] in
 // process.argv is its embedded entry, not what was typed).
 import { readFileSync } from "node:fs";
@@ -22,7 +23,14 @@ export const PURGE_INTERVAL_MS = "1000";
 export const GC_TIMER_VAR = "BUN_GC_TIMER_DISABLE";
 
 /** The settings `serve` runs with, each added when the environment lacks it. */
-export const RUNTIME_SETTINGS: Readonly<Record<string, string>> = { [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" };
+export const FETCH_MAX_VAR = "BUN_CONFIG_MAX_HTTP_REQUESTS";
+/** The largest value Bun accepts. */
+export const FETCH_MAX_REQUESTS = "65535";
+export const RUNTIME_SETTINGS: Readonly<Record<string, string>> = {
+  [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
+  [GC_TIMER_VAR]: "1",
+  [FETCH_MAX_VAR]: FETCH_MAX_REQUESTS,
+};
 
 export interface Reexec {
   file: string;

@@ -26,6 +26,8 @@ export interface TuningSettings {
   heapLimitMb: number;
   upstreamClient: "sockets" | "fetch";
   upstreamProxy?: ProxySettings;
+  /** How many requests Bun's fetch sends at once, and whether the operator (or the start-up re-execution) set it. */
+  fetchMaxRequests: { value: number; set: boolean };
 }
 
 export type GovernorStats = ReturnType<MemoryGovernor["stats"]>;
@@ -60,6 +62,12 @@ export function createTuning(settings: TuningSettings, logger: Logger): Tuning {
     upstream,
     hotRoutes: on,
     start() {
+      // Past this many upstream requests at once fetch queues the rest: streams wait for their first byte.
+      if (upstream.kind === "fetch" && !settings.fetchMaxRequests.set) {
+        logger.warn(
+          `Bun's fetch sends at most ${settings.fetchMaxRequests.value} upstream requests at once; more wait in its queue. Set BUN_CONFIG_MAX_HTTP_REQUESTS (up to 65535) at start to raise it`,
+        );
+      }
       if (!on) {
         const ignored = settings.tuningIgnored.length > 0 ? { ignored: settings.tuningIgnored.join(", ") } : {};
         logger.info(

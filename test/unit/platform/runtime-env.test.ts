@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import {
   runtimeReexec,
   GC_TIMER_VAR,
+  FETCH_MAX_REQUESTS,
+  FETCH_MAX_VAR,
   PURGE_INTERVAL_MS,
   PURGE_INTERVAL_VAR,
   type ProcessView,
@@ -22,23 +24,33 @@ describe("runtime settings (platform/tuning/runtime-env.ts)", () => {
     expect(plan).toEqual({
       file: "/usr/local/bin/switchyard",
       args: ["switchyard", "serve", "--port", "8080"],
-      env: { PATH: "/usr/bin", PORT: "8080", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" },
+      env: {
+        PATH: "/usr/bin",
+        PORT: "8080",
+        [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
+        [GC_TIMER_VAR]: "1",
+        [FETCH_MAX_VAR]: FETCH_MAX_REQUESTS,
+      },
     });
     expect(PURGE_INTERVAL_MS).toBe("1000");
+    // Bun refuses a larger value and then keeps its default of 256.
+    expect(FETCH_MAX_REQUESTS).toBe("65535");
   });
 
-  test("an operator's own values (even the defaults) are kept: no second start when both are set", () => {
-    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100", [GC_TIMER_VAR]: "0" } }))).toBeNull();
-    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "", [GC_TIMER_VAR]: "" } }))).toBeNull();
+  test("an operator's own values (even the defaults) are kept: no second start when all three are set", () => {
+    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100", [GC_TIMER_VAR]: "0", [FETCH_MAX_VAR]: "256" } }))).toBeNull();
+    expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "", [GC_TIMER_VAR]: "", [FETCH_MAX_VAR]: "" } }))).toBeNull();
   });
 
-  test("with one of the two set by the operator, only the other is added and the operator's value kept", () => {
+  test("with some set by the operator, only the others are added and the operator's values kept", () => {
     expect(runtimeReexec(view({ env: { [PURGE_INTERVAL_VAR]: "100" } }))?.env).toEqual({
       [PURGE_INTERVAL_VAR]: "100",
       [GC_TIMER_VAR]: "1",
+      [FETCH_MAX_VAR]: FETCH_MAX_REQUESTS,
     });
-    expect(runtimeReexec(view({ env: { [GC_TIMER_VAR]: "0" } }))?.env).toEqual({
+    expect(runtimeReexec(view({ env: { [GC_TIMER_VAR]: "0", [FETCH_MAX_VAR]: "1000" } }))?.env).toEqual({
       [GC_TIMER_VAR]: "0",
+      [FETCH_MAX_VAR]: "1000",
       [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
     });
   });
@@ -50,7 +62,12 @@ describe("runtime settings (platform/tuning/runtime-env.ts)", () => {
 
   test("variables the environment lists as undefined are left out rather than passed as the text 'undefined'", () => {
     const plan = runtimeReexec(view({ env: { PATH: "/bin", GONE: undefined } }));
-    expect(plan?.env).toEqual({ PATH: "/bin", [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS, [GC_TIMER_VAR]: "1" });
+    expect(plan?.env).toEqual({
+      PATH: "/bin",
+      [PURGE_INTERVAL_VAR]: PURGE_INTERVAL_MS,
+      [GC_TIMER_VAR]: "1",
+      [FETCH_MAX_VAR]: FETCH_MAX_REQUESTS,
+    });
   });
 
   test("off Linux, or when the command line or environment cannot be read, is empty or is not UTF-8, the process runs on as it is", () => {

@@ -46,7 +46,12 @@ describe("the tuning switch in the configuration", () => {
 });
 
 describe("createTuning", () => {
-  const settings = { tuningIgnored: [], heapLimitMb: 3, upstreamClient: "sockets" as const };
+  const settings = {
+    tuningIgnored: [],
+    heapLimitMb: 3,
+    upstreamClient: "sockets" as const,
+    fetchMaxRequests: { value: 65_535, set: true },
+  };
 
   test("on: the configured client and, once started, the memory governor", () => {
     const lines: string[] = [];
@@ -82,6 +87,30 @@ describe("createTuning", () => {
       expect(JSON.parse(lines[0]!).msg).toContain("SWITCHYARD_TUNING=off");
     } finally {
       t.stop();
+    }
+  });
+
+  test("fetch with Bun's default limit of requests at once: one warning naming the variable; none once it is set", () => {
+    for (const [cap, warned] of [
+      [{ value: 256, set: false }, 1],
+      [{ value: 1000, set: true }, 0],
+    ] as const) {
+      const lines: string[] = [];
+      const t = createTuning(
+        { ...settings, tuning: "on", upstreamClient: "fetch", fetchMaxRequests: cap },
+        createLogger("info", (l) => lines.push(l)),
+      );
+      try {
+        t.start();
+        const said = lines
+          .map((l) => JSON.parse(l) as { level: string; msg: string })
+          .filter((l) => l.msg.includes("BUN_CONFIG_MAX_HTTP_REQUESTS"));
+        expect(said).toHaveLength(warned);
+        if (warned) expect(said[0]).toMatchObject({ level: "warn" });
+        if (warned) expect(said[0]!.msg).toContain("at most 256 upstream requests at once");
+      } finally {
+        t.stop();
+      }
     }
   });
 });
