@@ -10,6 +10,7 @@ import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
 import { eventually } from "../../support/spawn";
 import { deleteKeys, privateRedis, SHARED_REDIS } from "./cluster";
+import { commandsSent, scripts } from "./commands-sent";
 
 const logs: string[] = [];
 const logger = createLogger("debug", (l) => logs.push(l));
@@ -41,19 +42,7 @@ afterAll(async () => {
 
 /** Counts the script calls sent on a connection while `run` runs. */
 async function scriptCalls(conn: RedisConnection, run: () => Promise<void>): Promise<number> {
-  const client = conn.client as unknown as { sendCommand(c: { name: string }): unknown };
-  const original = client.sendCommand;
-  let n = 0;
-  client.sendCommand = function (this: unknown, c: { name: string }) {
-    if (c.name === "evalsha" || c.name === "eval") n++;
-    return original.call(this, c);
-  };
-  try {
-    await run();
-  } finally {
-    client.sendCommand = original;
-  }
-  return n;
+  return scripts(await commandsSent(conn, run));
 }
 
 /** Watches a connection's script calls: how many were sent, and how many await their answer. */

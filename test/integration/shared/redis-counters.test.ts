@@ -12,6 +12,7 @@ import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
 import { makeRecord, openTestDb, type TestDb } from "../metering/test-db";
 import { deleteKeys, SHARED_REDIS } from "./cluster";
+import { commandsSent, scripts } from "./commands-sent";
 
 const logs: string[] = [];
 const logger = createLogger("debug", (l) => logs.push(l));
@@ -121,33 +122,15 @@ describe("RedisBudgetCounters", () => {
   });
 
   test("a call no budget applies to sends Redis nothing to settle or release", async () => {
-    const sent: string[] = [];
-    const client = one.client as unknown as { sendCommand(c: { name: string }): unknown };
-    const original = client.sendCommand;
-    client.sendCommand = function (this: unknown, c: { name: string }) {
-      sent.push(c.name);
-      return original.call(this, c);
-    };
-    try {
+    const sent = await commandsSent(one, async () => {
       const settled = reserved(await a.reserve(ctx, 700));
       await a.settle(settled, 650);
       await a.release(reserved(await a.reserve(ctx, 10)));
-    } finally {
-      client.sendCommand = original;
-    }
+    });
     expect(sent).toEqual([]);
-    // With a budget, the reservation and its settlement each take one script.
+    // With a budget, the reservation and its settlement each take a script.
     await a.upsertBudget(def());
-    client.sendCommand = function (this: unknown, c: { name: string }) {
-      sent.push(c.name);
-      return original.call(this, c);
-    };
-    try {
-      await a.settle(reserved(await a.reserve(ctx, 700)), 650);
-    } finally {
-      client.sendCommand = original;
-    }
-    expect(sent.filter((n) => n === "evalsha" || n === "eval").length).toBeGreaterThanOrEqual(2);
+    expect(scripts(await commandsSent(one, async () => a.settle(reserved(await a.reserve(ctx, 700)), 650)))).toBeGreaterThanOrEqual(2);
   });
 
   test("a reservation whose instance never settles it stops holding headroom after its TTL", async () => {

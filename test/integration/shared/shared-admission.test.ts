@@ -18,6 +18,7 @@ import { RedisConnection } from "../../../src/platform/redis";
 import { eventually } from "../../support/spawn";
 import { makeRecord, openTestDb, type TestDb } from "../metering/test-db";
 import { deleteKeys, SHARED_REDIS } from "./cluster";
+import { commandsSent } from "./commands-sent";
 
 const logs: string[] = [];
 const logger = createLogger("debug", (l) => logs.push(l));
@@ -39,23 +40,6 @@ afterAll(async () => {
   await Promise.all([one.close(), two.close(), down.close()]);
   await deleteKeys(url, prefix);
 });
-
-/** The names of the commands `conn` sends while `fn` runs. */
-async function commandsSent(conn: RedisConnection, fn: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const client = conn.client as unknown as { sendCommand(c: { name: string }): unknown };
-  const original = client.sendCommand;
-  client.sendCommand = function (this: unknown, c: { name: string }) {
-    sent.push(c.name);
-    return original.call(this, c);
-  };
-  try {
-    await fn();
-  } finally {
-    client.sendCommand = original;
-  }
-  return sent;
-}
 
 const held = (r: Reserved): Held => {
   if (!r.ok) throw new Error(`expected an admission, got ${r.code}`);
