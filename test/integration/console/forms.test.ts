@@ -1,5 +1,5 @@
 // The console's form fields keep what was typed when the page re-renders around them (a list reloading
-// after another form's save), and a form's reset (after a save, or its Reset button) empties them again.
+// after another form's save), and a form's reset (after a save, or a Reset or Clear button) empties them again.
 // The UI does not depend on the database, so this runs on SQLite only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -46,6 +46,44 @@ describe.skipIf(!canRun)("console form fields", () => {
       await page.getByRole("status").filter({ hasText: "half-typed@example.com added as viewer." }).waitFor();
       expect(await add.getByLabel("Email").inputValue()).toBe("");
       expect(await add.getByLabel("Role").inputValue()).toBe("member");
+      expectClean(w);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a form whose page holds its values empties after a save, however short the typing", async () => {
+    const w = await openPage(browser);
+    const { page } = w;
+    try {
+      await signIn(page, g.s.url, g.s.adminKey, "#/api-keys");
+      const create = page.getByRole("form", { name: "Create an API key" });
+      // One keystroke: the page's value goes from "" to "k" and back to "" after the save.
+      await create.getByLabel("usage:read", { exact: true }).check();
+      await create.getByLabel("Name").pressSequentially("k");
+      await create.getByRole("button", { name: "Create key" }).click();
+      await page.locator("[data-new-key]").waitFor();
+      expect(await create.getByLabel("Name").inputValue()).toBe("");
+      expectClean(w);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("the request log's Clear filters empties an applied filter and text typed but not applied", async () => {
+    const w = await openPage(browser);
+    const { page } = w;
+    try {
+      await signIn(page, g.s.url, g.s.adminKey, "#/requests");
+      const filters = page.getByRole("form", { name: "Filter requests" });
+      await filters.getByLabel("Model").fill("no-such-model");
+      await filters.getByRole("button", { name: "Apply filters" }).click();
+      await page.waitForFunction(() => location.hash.includes("no-such-model"), null, { timeout: 5_000 });
+      await filters.getByLabel("Provider").fill("typed-not-applied");
+      await filters.getByRole("button", { name: "Clear filters" }).click();
+      await page.waitForFunction(() => !location.hash.includes("no-such-model"), null, { timeout: 5_000 });
+      expect(await filters.getByLabel("Model").inputValue()).toBe("");
+      expect(await filters.getByLabel("Provider").inputValue()).toBe("");
       expectClean(w);
     } finally {
       await page.close();

@@ -67,18 +67,26 @@ type Given = string | boolean | undefined;
 
 function Field(p: FieldProps): VNode<any> {
   const given: Given = p.type === "checkbox" ? p.checked : p.value;
-  const [typed, setTyped] = useState<{ given: Given; value: Given }>({ given, value: given });
-  const value = typed.given === given ? typed.value : given;
+  // What the control holds, for the next render: a value the page gives anew replaces what was typed.
+  const held = useRef<{ given: Given; value: Given }>({ given, value: given });
+  if (held.current.given !== given) held.current = { given, value: given };
+  const value = held.current.value;
+  const [, rerender] = useState(0);
   const ref = useRef<HTMLInputElement & HTMLSelectElement & HTMLTextAreaElement>(null);
   useEffect(() => {
     const f = ref.current?.form;
-    const back = () => setTyped((t) => ({ given: t.given, value: t.given }));
+    // The form's reset puts the page's value back (the render re-applies it to the control).
+    const back = () => {
+      held.current = { given: held.current.given, value: held.current.given };
+      rerender((n) => n + 1);
+    };
     f?.addEventListener("reset", back);
     return () => f?.removeEventListener("reset", back);
   }, []);
+  // The control already shows the edit: it is only recorded, so no render is needed.
   const onInput = (e: Event) => {
     const t = e.currentTarget as HTMLInputElement;
-    setTyped({ given, value: p.type === "checkbox" ? t.checked : t.value });
+    held.current = { given, value: p.type === "checkbox" ? t.checked : t.value };
   };
   const id = p.id ?? `f-${p.name.replace(/[^a-z0-9_-]/gi, "-")}`;
   const error = p.failure && owns(p.failure.param, p.name) ? p.failure.message : null;

@@ -48,7 +48,8 @@ export function FilterForm({ query, failure }: { query: ListQuery; failure: ApiF
     formError(failure, [...FILTERS]),
     h("div", { class: "actions" }, [
       h("button", { type: "submit" }, "Apply filters"),
-      h("button", { type: "button", onClick: () => go("requests") }, "Clear filters"),
+      // A reset, so text typed but not applied goes too (the fields keep typed values across re-renders).
+      h("button", { type: "reset", onClick: () => go("requests") }, "Clear filters"),
     ]),
   ]);
 }
