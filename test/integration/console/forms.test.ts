@@ -2,9 +2,20 @@
 // after another form's save), and a form's reset (after a save, or a Reset or Clear button) empties them again.
 // The UI does not depend on the database, so this runs on SQLite only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { canRun, expectClean, launch, openPage, signIn } from "./browser";
+
+/** Runs `body` on a fresh page and fails on any page error, dialog or CSP report it caused. */
+async function onPage(browser: Browser, body: (page: Page) => Promise<void>) {
+  const w = await openPage(browser);
+  try {
+    await body(w.page);
+    expectClean(w);
+  } finally {
+    await w.page.close();
+  }
+}
 
 describe.skipIf(!canRun)("console form fields", () => {
   let g: TestGateway;
@@ -20,9 +31,7 @@ describe.skipIf(!canRun)("console form fields", () => {
   });
 
   test("a value typed in one form survives the page re-rendering after another form's save; a save empties its own form", async () => {
-    const w = await openPage(browser);
-    const { page } = w;
-    try {
+    await onPage(browser, async (page) => {
       await signIn(page, g.s.url, g.s.adminKey, "#/members");
       const add = page.getByRole("form", { name: "Add member" });
       const invite = page.getByRole("form", { name: "Invite someone" });
@@ -46,16 +55,11 @@ describe.skipIf(!canRun)("console form fields", () => {
       await page.getByRole("status").filter({ hasText: "half-typed@example.com added as viewer." }).waitFor();
       expect(await add.getByLabel("Email").inputValue()).toBe("");
       expect(await add.getByLabel("Role").inputValue()).toBe("member");
-      expectClean(w);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test("a form whose page holds its values empties after a save, however short the typing", async () => {
-    const w = await openPage(browser);
-    const { page } = w;
-    try {
+    await onPage(browser, async (page) => {
       await signIn(page, g.s.url, g.s.adminKey, "#/api-keys");
       const create = page.getByRole("form", { name: "Create an API key" });
       // One keystroke: the page's value goes from "" to "k" and back to "" after the save.
@@ -64,16 +68,11 @@ describe.skipIf(!canRun)("console form fields", () => {
       await create.getByRole("button", { name: "Create key" }).click();
       await page.locator("[data-new-key]").waitFor();
       expect(await create.getByLabel("Name").inputValue()).toBe("");
-      expectClean(w);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test("the request log's Clear filters empties an applied filter and text typed but not applied", async () => {
-    const w = await openPage(browser);
-    const { page } = w;
-    try {
+    await onPage(browser, async (page) => {
       await signIn(page, g.s.url, g.s.adminKey, "#/requests");
       const filters = page.getByRole("form", { name: "Filter requests" });
       await filters.getByLabel("Model").fill("no-such-model");
@@ -84,16 +83,11 @@ describe.skipIf(!canRun)("console form fields", () => {
       await page.waitForFunction(() => !location.hash.includes("no-such-model"), null, { timeout: 5_000 });
       expect(await filters.getByLabel("Model").inputValue()).toBe("");
       expect(await filters.getByLabel("Provider").inputValue()).toBe("");
-      expectClean(w);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test("the audit log's Reset empties the filters it applied", async () => {
-    const w = await openPage(browser);
-    const { page } = w;
-    try {
+    await onPage(browser, async (page) => {
       // One event at least, so the unfiltered log shows a table.
       const made = await g.s.fetch(`/v1/workspaces/${g.s.workspaceId}/members`, {
         method: "POST",
@@ -112,9 +106,6 @@ describe.skipIf(!canRun)("console form fields", () => {
       await page.getByRole("table", { name: "Audit events" }).waitFor();
       expect(await filters.getByLabel("From (date)").inputValue()).toBe("");
       expect(await filters.getByLabel("Per page").inputValue()).toBe("50");
-      expectClean(w);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });

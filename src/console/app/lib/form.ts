@@ -101,7 +101,8 @@ function Field(p: FieldProps): VNode<any> {
     onInput,
     onChange: onInput,
   };
-  const v = typeof value === "string" ? value : undefined;
+  // A checkbox's value is its `checked`; every other control's is a string or none.
+  const v = value as string | undefined;
   let control: VNode<any>;
   if (p.type === "select") {
     const one = p.multiple ? undefined : v;
@@ -111,10 +112,8 @@ function Field(p: FieldProps): VNode<any> {
         ...common,
         multiple: p.multiple,
         value: one,
-        onInput: p.multiple ? undefined : onInput,
-        onChange: p.multiple ? undefined : onInput,
       },
-      (p.options ?? []).map(([o, l]) => h("option", { value: o, selected: p.multiple ? undefined : o === one }, l)),
+      (p.options ?? []).map(([o, l]) => h("option", { value: o, selected: o === one }, l)),
     );
   } else if (p.type === "textarea") {
     control = h("textarea", { ...common, value: v, placeholder: p.placeholder, rows: 3 });
