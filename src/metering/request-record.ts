@@ -1,4 +1,4 @@
-// One attempt of one call, as the pipeline hands it to the RecordWriter (CONTRACT §3 "request record").
+// One attempt of one call, as the pipeline hands it to the RecordWriter (docs/contract.md "Records and usage").
 // Every attempt of a call shares its requestId; attempt numbers start at 1 and only the last attempt has
 // isFinalAttempt. Times are epoch ms; money is integer microdollars.
 import type { requestRecords } from "../platform/db/schema-sqlite";
@@ -119,7 +119,7 @@ export function debitLedgerId(recordId: string): string {
   return `debit:${recordId}`;
 }
 
-/** Does this record produce a credit debit? (CONTRACT §5: BYOK attempts are never charged.) */
+/** Does this record produce a credit debit? (docs/contract.md "Rate limits, credits and budgets": BYOK attempts are never charged.) */
 export function chargesCredits(r: Pick<RequestRecord, "isFinalAttempt" | "chargeCredits" | "costMicrodollars">): boolean {
   return r.isFinalAttempt && r.chargeCredits && r.costMicrodollars > 0;
 }
