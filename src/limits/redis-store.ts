@@ -13,7 +13,7 @@ import type { RedisConnection } from "../platform/redis";
 import { bucketConfig, RATE_CLASSES, type LimitTable, type RateClass } from "./classes";
 import type { LimitResult, RateLimiter } from "./limiter";
 import { MemoryRateLimiter } from "./memory-store";
-import { TokenLeases, type Grant, type TokenLeaseOptions } from "./token-lease";
+import { refused, TokenLeases, type Grant, type TokenLeaseOptions } from "./token-lease";
 import type { BucketConfig } from "./token-bucket";
 
 // Both scripts refill the bucket to Redis' clock first. KEYS[1] bucket hash {t: tokens, u: updated ms}.
@@ -134,8 +134,7 @@ export class RedisRateLimiter implements RateLimiter {
   private async take(cls: RateClass, key: string): Promise<LimitResult> {
     const g = await this.takeN(cls, key, 1);
     const limit = this.limits[cls].perMinute;
-    if (g.granted === 1) return { ok: true, limit, remaining: g.remaining, resetAt: g.resetAt };
-    return { ok: false, code: "rate_limit_exceeded", limit, remaining: 0, resetAt: g.resetAt, retryAfterMs: g.retryAfterMs };
+    return g.granted === 1 ? { ok: true, limit, remaining: g.remaining, resetAt: g.resetAt } : refused(limit, g);
   }
 
   private async takeN(cls: RateClass, key: string, n: number): Promise<Grant> {

@@ -234,6 +234,7 @@ export class TokenLeases {
   }
 }
 
-function refused(limit: number, g: Grant): LimitResult {
+/** A grant of nothing as the limiter's refusal: when the bucket has a token again. */
+export function refused(limit: number, g: Grant): LimitResult {
   return { ok: false, code: "rate_limit_exceeded", limit, remaining: 0, resetAt: g.resetAt, retryAfterMs: g.retryAfterMs };
 }

@@ -76,11 +76,10 @@ function element(v: unknown): string {
   throw new Error(`unnest insert: a ${typeof v} value (SQL or object) where a plain value belongs`);
 }
 
-export function unnestStatement(table: PgTable, o: UnnestOptions): UnnestStatement {
-  const all = getTableColumns(table) as Record<string, PgColumn>;
+/** The columns an insert writes (with their SQL types), and the JS keys of those only the database fills. */
+function writtenColumns(all: Record<string, PgColumn>): { written: Written[]; types: string[]; dbFilled: string[] } {
   const written: Written[] = [];
   const types: string[] = [];
-  /** JS keys of the columns the database fills: a row must leave them undefined. */
   const dbFilled: string[] = [];
   for (const [key, col] of Object.entries(all)) {
     // Drizzle's insert leaves generated columns out too (Column.shouldDisableInsert).
@@ -97,6 +96,12 @@ export function unnestStatement(table: PgTable, o: UnnestOptions): UnnestStateme
     written.push({ key, name: col.name, missing, toDriver });
     types.push(type);
   }
+  return { written, types, dbFilled };
+}
+
+export function unnestStatement(table: PgTable, o: UnnestOptions): UnnestStatement {
+  const all = getTableColumns(table) as Record<string, PgColumn>;
+  const { written, types, dbFilled } = writtenColumns(all);
   const name = (key: string) => {
     const c = all[key];
     if (!c) throw new Error(`unnest insert: ${getTableName(table)} has no column ${key}`);

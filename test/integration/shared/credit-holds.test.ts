@@ -8,7 +8,8 @@ import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
 import { postgresReachable } from "../../support/databases";
 import { eventually } from "../../support/spawn";
-import { deleteKeys, SHARED_REDIS, startCluster, type Cluster } from "./cluster";
+import { SHARED_REDIS, startCluster, type Cluster } from "./cluster";
+import { startInstances, stopInstances } from "./redis-instances";
 
 const logger = createLogger("error", () => {});
 const prefix = `switchyard-test-${randomBase62(10)}:`;
@@ -18,16 +19,8 @@ describe("RedisCreditHolds", () => {
   let one: RedisConnection;
   let two: RedisConnection;
   let down: RedisConnection;
-  beforeAll(async () => {
-    one = new RedisConnection(url, prefix, logger);
-    two = new RedisConnection(url, prefix, logger);
-    down = new RedisConnection("redis://127.0.0.1:1", prefix, logger, { startWaitMs: 300 });
-    await Promise.all([one.start(), two.start(), down.start()]);
-  });
-  afterAll(async () => {
-    await Promise.all([one.close(), two.close(), down.close()]);
-    await deleteKeys(url, prefix);
-  });
+  beforeAll(async () => ({ one, two, down } = await startInstances(url, prefix, logger)));
+  afterAll(() => stopInstances({ one, two, down }, url, prefix));
 
   test("a hold taken through one instance counts against the balance on the other; released, it frees the headroom", async () => {
     const a = new RedisCreditHolds(one, logger);

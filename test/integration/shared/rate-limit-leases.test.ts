@@ -9,8 +9,9 @@ import { randomBase62 } from "../../../src/platform/ids";
 import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
 import { eventually } from "../../support/spawn";
-import { deleteKeys, privateRedis, SHARED_REDIS } from "./cluster";
+import { privateRedis, SHARED_REDIS } from "./cluster";
 import { commandsSent, scripts } from "./commands-sent";
+import { startInstances, stopInstances } from "./redis-instances";
 
 const logs: string[] = [];
 const logger = createLogger("debug", (l) => logs.push(l));
@@ -29,16 +30,9 @@ const limits = resolveLimits({
   key_creation: { per_minute: 20 },
 });
 
-beforeAll(async () => {
-  one = new RedisConnection(url, prefix, logger);
-  two = new RedisConnection(url, prefix, logger);
-  await Promise.all([one.start(), two.start()]);
-  expect(one.isUp() && two.isUp()).toBe(true);
-});
-afterAll(async () => {
-  await Promise.all([one.close(), two.close()]);
-  await deleteKeys(url, prefix);
-});
+let down: RedisConnection;
+beforeAll(async () => ({ one, two, down } = await startInstances(url, prefix, logger)));
+afterAll(() => stopInstances({ one, two, down }, url, prefix));
 
 /** Counts the script calls sent on a connection while `run` runs. */
 async function scriptCalls(conn: RedisConnection, run: () => Promise<void>): Promise<number> {

@@ -17,8 +17,9 @@ import { createLogger } from "../../../src/platform/logger";
 import { RedisConnection } from "../../../src/platform/redis";
 import { eventually } from "../../support/spawn";
 import { makeRecord, openTestDb, type TestDb } from "../metering/test-db";
-import { deleteKeys, SHARED_REDIS } from "./cluster";
+import { SHARED_REDIS } from "./cluster";
 import { commandsSent } from "./commands-sent";
+import { startInstances, stopInstances } from "./redis-instances";
 
 const logs: string[] = [];
 const logger = createLogger("debug", (l) => logs.push(l));
@@ -29,17 +30,8 @@ let two: RedisConnection;
 /** Nothing listens on port 1: a connection that is down from the start. */
 let down: RedisConnection;
 
-beforeAll(async () => {
-  one = new RedisConnection(url, prefix, logger);
-  two = new RedisConnection(url, prefix, logger);
-  down = new RedisConnection("redis://127.0.0.1:1", prefix, logger, { startWaitMs: 300 });
-  await Promise.all([one.start(), two.start(), down.start()]);
-  expect(one.isUp() && two.isUp()).toBe(true);
-});
-afterAll(async () => {
-  await Promise.all([one.close(), two.close(), down.close()]);
-  await deleteKeys(url, prefix);
-});
+beforeAll(async () => ({ one, two, down } = await startInstances(url, prefix, logger)));
+afterAll(() => stopInstances({ one, two, down }, url, prefix));
 
 const held = (r: Reserved): Held => {
   if (!r.ok) throw new Error(`expected an admission, got ${r.code}`);
