@@ -164,20 +164,15 @@ export class MemoryBudgetCounters implements BudgetCounters {
     // Per period, the budget with the least headroom among the workspace's and this key's budgets.
     const ids = this.byWorkspace.get(workspaceId);
     if (!ids?.size) return {};
-    const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
+    const defs: BudgetDef[] = [];
+    const spent: number[] = [];
     for (const id of ids) {
       const def = this.defs.get(id)!;
       if (def.scope === "byok" || (def.scope === "api_key" && def.scopeId !== apiKeyId)) continue;
-      const spent = this.state(def, now)?.spent ?? 0;
-      const cur = tightest.get(def.period);
-      if (!cur || def.limitMicrodollars - spent < cur.def.limitMicrodollars - cur.spent) tightest.set(def.period, { def, spent });
+      defs.push(def);
+      spent.push(this.state(def, now)?.spent ?? 0);
     }
-    const out: Record<string, string> = {};
-    for (const [period, { def, spent }] of tightest) {
-      out[`X-Budget-${HEADER_PERIOD[period]}-Spend`] = formatUsd(spent);
-      out[`X-Budget-${HEADER_PERIOD[period]}-Limit`] = formatUsd(def.limitMicrodollars);
-    }
-    return out;
+    return tightestHeaders(defs, spent);
   }
 
   /** The budgets that count this spend (only the enforced ones: `enforcedOnly`). */
@@ -237,7 +232,7 @@ export function exceededMessage(def: BudgetDef, spent: number): string {
   return `The ${def.period} budget for ${scope} is exhausted: spent $${formatUsd(spent)} of $${formatUsd(def.limitMicrodollars)} this period.`;
 }
 
-/** Per period, the budget with the least headroom (the shared counters' headers; the memory counters compute theirs in place). */
+/** The budget headers: per period, the budget with the least headroom among `defs` (spent[i] is defs[i]'s spend). */
 export function tightestHeaders(defs: BudgetDef[], spent: number[]): Record<string, string> {
   const tightest = new Map<BudgetPeriod, { def: BudgetDef; spent: number }>();
   defs.forEach((def, i) => {
